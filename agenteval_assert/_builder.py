@@ -1,0 +1,311 @@
+"""The one place where parsers turn records into a ``Transcript``.
+
+Every format parser drives a ``TranscriptBuilder``: it reports messages, thinking, calls and
+results as it meets them, and the builder pairs results with calls **by key, never by order**,
+keeps the file order of steps, counts what was skipped, and builds the immutable model and its
+indexes once at the end.
+
+A *key* identifies a call inside one file. It is usually the native id; formats whose ids are not
+unique (Codex ``exec --json`` restarts ``item_N`` in every resumed process) pass a namespaced key.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import MappingProxyType
+from typing import Any
+
+from .model import (
+    Health,
+    Location,
+    Message,
+    Role,
+    Step,
+    Subagent,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    Usage,
+)
+from ._reader import ReadStats
+
+
+class _Call:
+    """A call while it is being built (mutable)."""
+
+    __slots__ = (
+        "agent_id",
+        "arguments",
+        "ended_at",
+        "id",
+        "kind",
+        "line",
+        "name",
+        "parent_id",
+        "raw_arguments",
+        "result",
+        "server",
+        "started_at",
+        "status",
+        "step",
+        "tool",
+    )
+
+    def __init__(self, **kw: Any) -> None:
+        for k in self.__slots__:
+            setattr(self, k, kw.get(k))
+
+
+class TranscriptBuilder:
+    """Collects the steps of one transcript in file order."""
+
+    def __init__(self, path: str, format: str, agent: str) -> None:
+        self.path = path
+        self.format = format
+        self.agent = agent
+        self.model: str | None = None
+        self.session_id: str | None = None
+        self.final_response: str | None = None
+        self.final_response_set = False
+        self.usage = Usage()
+        self.usage_mode = "none"
+        self.metadata: dict[str, Any] = {}
+        self.errors: list[tuple[str, Location]] = []
+        self._steps: list[Any] = []  # Message | Thinking | _Call, in file order
+        self._calls: dict[str, _Call] = {}
+        self._subagents: dict[str, dict[str, Any]] = {}
+        self.unknown_types: Counter[str] = Counter()
+        self.skipped: Counter[str] = Counter()
+        self.notes: list[str] = []
+        self.orphan_results: list[str] = []
+
+    # -- locations ---------------------------------------------------------------------------
+
+    def loc(self, line: int) -> Location:
+        return Location(self.path, line)
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def message(
+        self, role: Role, text: str, line: int, *, agent_id: str | None = None, meta: bool = False
+    ) -> None:
+        """Record a text message."""
+        self._steps.append(Message(role, text, self.loc(line), len(self._steps), agent_id, meta))
+
+    def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
+        """Record a reasoning block."""
+        self._steps.append(Thinking(text, self.loc(line), len(self._steps), agent_id))
+
+    def call(
+        self,
+        key: str,
+        *,
+        id: str,
+        name: str,
+        kind: str,
+        arguments: dict[str, Any],
+        line: int,
+        raw_arguments: str | None = None,
+        server: str | None = None,
+        tool: str | None = None,
+        parent_id: str | None = None,
+        agent_id: str | None = None,
+        started_at: str | None = None,
+        status: str = "pending",
+    ) -> bool:
+        """Record a call. Returns ``False`` (and records nothing) when *key* is already known."""
+        if key in self._calls:
+            return False
+        c = _Call(
+            id=id,
+            name=name,
+            kind=kind,
+            arguments=arguments,
+            line=line,
+            raw_arguments=raw_arguments,
+            server=server,
+            tool=tool,
+            parent_id=parent_id,
+            agent_id=agent_id,
+            started_at=started_at,
+            status=status,
+            step=len(self._steps),
+        )
+        self._calls[key] = c
+        self._steps.append(c)
+        return True
+
+    def has_call(self, key: str) -> bool:
+        return key in self._calls
+
+    def call_info(self, key: str) -> _Call | None:
+        """The call being built under *key* (for parsers that enrich calls)."""
+        return self._calls.get(key)
+
+    def update_call(self, key: str, **fields: Any) -> None:
+        """Change fields of a known call (e.g. Codex ``item.completed`` carries final arguments)."""
+        c = self._calls[key]
+        for k, v in fields.items():
+            setattr(c, k, v)
+
+    def result(
+        self,
+        key: str,
+        *,
+        text: str,
+        line: int,
+        raw: Any = None,
+        is_error: bool = False,
+        exit_code: int | None = None,
+        status: str | None = None,
+        ended_at: str | None = None,
+    ) -> bool:
+        """Pair a result with its call. Returns ``False`` and counts an orphan if there is none."""
+        c = self._calls.get(key)
+        if c is None:
+            self.orphan_results.append(key)
+            return False
+        c.result = ToolResult(text, raw, bool(is_error), exit_code, self.loc(line))
+        if status is not None:
+            c.status = status
+        elif c.status == "pending":
+            c.status = "failed" if is_error or exit_code not in (None, 0) else "completed"
+        if ended_at is not None:
+            c.ended_at = ended_at
+        return True
+
+    def subagent(
+        self,
+        agent_id: str,
+        *,
+        parent_call_id: str | None = None,
+        type: str | None = None,
+        description: str | None = None,
+    ) -> None:
+        """Declare (or complete the facts of) a subagent."""
+        info = self._subagents.setdefault(
+            agent_id, {"parent_call_id": None, "type": None, "description": None}
+        )
+        for k, v in (("parent_call_id", parent_call_id), ("type", type), ("description", description)):
+            if v is not None and info[k] is None:
+                info[k] = v
+
+    # -- diagnostics -------------------------------------------------------------------------
+
+    def unknown(self, type_name: str) -> None:
+        """A record type this parser does not know: kept out of the model, counted."""
+        self.unknown_types[type_name] += 1
+
+    def skip(self, reason: str, n: int = 1) -> None:
+        """A known record deliberately not turned into a step (e.g. ``file-history-snapshot``)."""
+        self.skipped[reason] += n
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def error(self, message: str, line: int) -> None:
+        """A run-level error reported by the agent (API error, ``turn.failed``...)."""
+        self.errors.append((message, self.loc(line)))
+
+    def set_final_response(self, text: str | None) -> None:
+        self.final_response = text
+        self.final_response_set = True
+
+    # -- build -------------------------------------------------------------------------------
+
+    def build(self, stats: ReadStats) -> Transcript:
+        steps: list[Step] = []
+        main_calls: list[ToolCall] = []
+        by_agent: dict[str, list[ToolCall]] = {}
+        unanswered: list[str] = []
+        n_calls = 0
+        for i, s in enumerate(self._steps):
+            if isinstance(s, _Call):
+                tc = ToolCall(
+                    id=s.id,
+                    name=s.name,
+                    kind=s.kind,
+                    arguments=s.arguments,
+                    location=self.loc(s.line),
+                    index=n_calls,
+                    step=i,
+                    status=s.status,
+                    result=s.result,
+                    server=s.server,
+                    tool=s.tool,
+                    raw_arguments=s.raw_arguments,
+                    parent_id=s.parent_id,
+                    agent_id=s.agent_id,
+                    started_at=s.started_at,
+                    ended_at=s.ended_at,
+                )
+                n_calls += 1
+                steps.append(tc)
+                if tc.agent_id is None:
+                    main_calls.append(tc)
+                else:
+                    by_agent.setdefault(tc.agent_id, []).append(tc)
+                if tc.result is None:
+                    unanswered.append(tc.id)
+            else:
+                steps.append(s)
+
+        if not self.final_response_set:
+            for s in reversed(steps):
+                if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text:
+                    self.final_response = s.text
+                    break
+
+        subagents = []
+        for agent_id in list(self._subagents) + [a for a in by_agent if a not in self._subagents]:
+            info = self._subagents.get(agent_id, {})
+            final = None
+            for s in reversed(steps):
+                if isinstance(s, Message) and s.role == "assistant" and s.agent_id == agent_id and s.text:
+                    final = s.text
+                    break
+            subagents.append(
+                Subagent(
+                    id=agent_id,
+                    parent_call_id=info.get("parent_call_id"),
+                    type=info.get("type"),
+                    description=info.get("description"),
+                    tool_calls=tuple(by_agent.get(agent_id, ())),
+                    final_response=final,
+                )
+            )
+
+        skipped = Counter(self.skipped)
+        if stats.blank:
+            skipped["blank lines"] += stats.blank
+        if stats.comments:
+            skipped["comment lines (#)"] += stats.comments
+        health = Health(
+            lines=stats.lines,
+            records=stats.records,
+            unparsable=tuple(stats.unparsable),
+            truncated_tail=stats.truncated_tail,
+            unknown_types=MappingProxyType(dict(sorted(self.unknown_types.items()))),
+            skipped=MappingProxyType(dict(sorted(skipped.items()))),
+            unanswered_calls=tuple(unanswered),
+            orphan_results=tuple(self.orphan_results),
+            usage_mode=self.usage_mode,
+            notes=tuple(self.notes),
+        )
+        return Transcript(
+            path=self.path,
+            format=self.format,
+            agent=self.agent,
+            steps=tuple(steps),
+            tool_calls=tuple(main_calls),
+            health=health,
+            model=self.model,
+            session_id=self.session_id,
+            subagents=tuple(subagents),
+            final_response=self.final_response,
+            usage=self.usage,
+            metadata=self.metadata,
+            errors=tuple(self.errors),
+        )

@@ -1,0 +1,106 @@
+"""Format registry, detection and the ``load``/``parse`` entry points."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from itertools import chain, islice
+
+from .._builder import TranscriptBuilder
+from .._reader import Record, Source
+from ..exceptions import TranscriptError, UnknownFormatError, UsageError
+from ..model import Transcript
+from ._common import FormatParser
+
+__all__ = ["FORMATS", "detect_format", "load", "parse"]
+
+_HEAD = 20
+
+
+def _registry() -> dict[str, FormatParser]:
+    # Imported here so that a broken format module names itself in the traceback.
+    from . import _claude, _codex
+
+    parsers: list[FormatParser] = [
+        _codex.CodexExecParser(),
+        _codex.CodexRolloutParser(),
+        _claude.ClaudeSessionParser(),
+        _claude.ClaudeStreamJsonParser(),
+    ]
+    return {p.name: p for p in parsers}
+
+
+_PARSERS: dict[str, FormatParser] | None = None
+
+
+def _parsers() -> dict[str, FormatParser]:
+    global _PARSERS
+    if _PARSERS is None:
+        _PARSERS = _registry()
+    return _PARSERS
+
+
+#: Names of the supported formats, in detection order.
+FORMATS: tuple[str, ...] = ("codex-exec", "codex-rollout", "claude-session", "claude-stream-json")
+
+
+def _detect(head: Sequence[Record], src: Source) -> FormatParser:
+    tried: list[tuple[str, str]] = []
+    for parser in _parsers().values():
+        why = parser.sniff(head, src.stats.shape)
+        if why is None:
+            return parser
+        tried.append((parser.name, why))
+    line = head[0][0] if head else (src.stats.unparsable[0].line if src.stats.unparsable else None)
+    if not head:
+        if src.stats.unparsable:
+            first = src.stats.unparsable[0]
+            msg = f"no JSON records in the first lines ({first.reason} at line {first.line})"
+        elif src.stats.shape == "empty" or not src.stats.lines:
+            msg = "empty file: no records"
+        else:
+            msg = "no JSON records"
+        raise UnknownFormatError(path=src.path, tried=tried, line=line, message=msg)
+    raise UnknownFormatError(path=src.path, tried=tried, line=line)
+
+
+def _parse_source(src: Source, format: str | None) -> Transcript:
+    records = src.records()
+    head = list(islice(records, _HEAD))
+    if format is None or format == "auto":
+        parser = _detect(head, src)
+    else:
+        try:
+            parser = _parsers()[format]
+        except KeyError:
+            raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}") from None
+    b = TranscriptBuilder(src.path, parser.name, parser.agent)
+    parser.parse(chain(head, records), b)
+    return b.build(src.stats)
+
+
+def load(path: str | os.PathLike[str], *, format: str | None = None) -> Transcript:
+    """Parse a transcript file.
+
+    Args:
+        path: the file (JSONL, a JSON array of records, or one JSON document).
+        format: one of ``FORMATS`` to skip auto-detection.
+
+    Raises:
+        TranscriptError: the file cannot be read, or is empty.
+        UnknownFormatError: no supported format recognised it (lists the reasons).
+    """
+    return _parse_source(Source.open(path), format)
+
+
+def parse(data: str | bytes, *, format: str | None = None, path: str = "<memory>") -> Transcript:
+    """Parse a transcript held in memory (same rules as ``load``)."""
+    return _parse_source(Source.from_bytes(data, path), format)
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """The format name of a file, from its first records."""
+    src = Source.open(path)
+    head = list(islice(src.records(), _HEAD))
+    return _detect(head, src).name
+

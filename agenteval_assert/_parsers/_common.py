@@ -1,0 +1,169 @@
+"""Helpers shared by the format parsers: content text, argument decoding, tool kinds, MCP names."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol
+
+from .._builder import TranscriptBuilder
+from .._reader import Record, Shape
+
+
+class FormatParser(Protocol):
+    """What every format module provides."""
+
+    #: format name, e.g. ``"claude-session"``
+    name: str
+    #: agent name, e.g. ``"claude-code"``
+    agent: str
+
+    def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
+        """``None`` if *head* (the first records, at most 20) is this format, else the reason why not."""
+
+    def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
+        """Consume every record (the head included) into the builder."""
+
+
+def content_text(content: Any) -> str:
+    """Text of a Claude/MCP content value: a string, a list of blocks, or ``{"content": ...}``.
+
+    Text blocks are joined with newlines; non-text blocks (images) contribute nothing.
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                t = block.get("text")
+                if isinstance(t, str):
+                    parts.append(t)
+                elif "content" in block:
+                    inner = content_text(block["content"])
+                    if inner:
+                        parts.append(inner)
+        return "\n".join(parts)
+    if isinstance(content, dict):
+        if isinstance(content.get("text"), str):
+            return str(content["text"])
+        if "content" in content:
+            return content_text(content["content"])
+    return ""
+
+
+def decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
+    """Arguments as a dict, and the raw text when they were a string that is not a JSON object.
+
+    JSON strings are decoded (Codex, OpenAI); a JSON value that is not an object is kept under
+    ``"value"``; undecodable text (redacted logs) gives ``({}, text)``.
+    """
+    if isinstance(value, dict):
+        return value, None
+    if value is None:
+        return {}, None
+    if isinstance(value, str):
+        try:
+            decoded = json.loads(value)
+        except ValueError:
+            return {}, value
+        if isinstance(decoded, dict):
+            return decoded, None
+        return {"value": decoded}, value
+    return {"value": value}, None
+
+
+_CLAUDE_KINDS = {
+    "Bash": "shell",
+    "BashOutput": "shell",
+    "KillShell": "shell",
+    "KillBash": "shell",
+    "Read": "file_read",
+    "NotebookRead": "file_read",
+    "Write": "file_write",
+    "Edit": "file_edit",
+    "MultiEdit": "file_edit",
+    "NotebookEdit": "file_edit",
+    "Glob": "search",
+    "Grep": "search",
+    "LS": "search",
+    "WebSearch": "web_search",
+    "WebFetch": "web_fetch",
+    "Task": "subagent",
+    "Agent": "subagent",
+    "Skill": "skill",
+    "TodoWrite": "todo",
+    "TodoRead": "todo",
+    "TaskCreate": "todo",
+    "TaskGet": "todo",
+    "TaskList": "todo",
+    "TaskUpdate": "todo",
+    "AskUserQuestion": "ask_user",
+    "ExitPlanMode": "plan",
+}
+
+_CODEX_KINDS = {
+    "command_execution": "shell",
+    "shell": "shell",
+    "container.exec": "shell",
+    "exec_command": "shell",
+    "local_shell_call": "shell",
+    "local_shell": "shell",
+    "write_stdin": "shell",
+    "unified_exec": "shell",
+    "file_change": "file_edit",
+    "apply_patch": "file_edit",
+    "mcp_tool_call": "mcp",
+    "web_search": "web_search",
+    "web_search_call": "web_search",
+    "todo_list": "todo",
+    "update_plan": "todo",
+    "collab_tool_call": "subagent",
+    "view_image": "file_read",
+}
+
+
+def tool_kind(name: str) -> str:
+    """What a tool does, from its name in any supported agent's vocabulary."""
+    if name.startswith("mcp__"):
+        return "mcp"
+    return _CLAUDE_KINDS.get(name) or _CODEX_KINDS.get(name) or "other"
+
+
+def split_mcp_name(name: str, known_servers: Iterable[str] = ()) -> tuple[str | None, str | None]:
+    """``mcp__<server>__<tool>`` → ``(server, tool)``; ``(None, None)`` for other names.
+
+    Server names may contain ``-`` and ``__``-free punctuation; the longest known server (from
+    ``init.mcp_servers``) wins, else the name is split on the **last** ``__``.
+    """
+    if not name.startswith("mcp__"):
+        return None, None
+    rest = name[5:]
+    best = None
+    for server in known_servers:
+        if rest.startswith(server + "__") and (best is None or len(server) > len(best)):
+            best = server
+    if best is not None:
+        return best, rest[len(best) + 2 :]
+    if "__" not in rest:
+        return None, None
+    server, _, tool = rest.rpartition("__")
+    return server, tool
+
+
+def as_int(v: Any) -> int | None:
+    """An int, or ``None`` for anything else (booleans included)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return None
+
+
+def types_in(head: Sequence[Record]) -> set[str]:
+    """The string ``type`` values of the head records."""
+    return {t for _, r in head if isinstance(t := r.get("type"), str)}

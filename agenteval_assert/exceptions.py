@@ -1,0 +1,86 @@
+"""Exceptions raised by agenteval_assert.
+
+Hierarchy::
+
+    AgentEvalError                      base of everything that is *not* a failed check
+    ├── TranscriptError (ValueError)    the input could not be read as a transcript
+    │   ├── UnknownFormatError          auto-detection failed; lists every format tried and why
+    │   └── TranscriptParseError        a file/line that is not what its format expects
+    └── UsageError (ValueError)         a library function was called the wrong way
+
+    TranscriptAssertionError (AssertionError)   a check failed (defined in ``agenteval_assert.results``)
+
+Every ``TranscriptError`` carries ``path``, ``line`` (1-based, ``None`` when the problem is the
+file as a whole) and ``expected`` (what the parser wanted to see), and its message starts with
+``path:line:`` so that it can be clicked in an editor or a CI log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = [
+    "AgentEvalError",
+    "TranscriptError",
+    "TranscriptParseError",
+    "UnknownFormatError",
+    "UsageError",
+]
+
+
+class AgentEvalError(Exception):
+    """Base class of every error raised by agenteval_assert that is not a failed check."""
+
+
+class UsageError(AgentEvalError, ValueError):
+    """A function was called with arguments it cannot work with."""
+
+
+class TranscriptError(AgentEvalError, ValueError):
+    """The input could not be read as a transcript.
+
+    Attributes:
+        path: the file (or ``"<memory>"``/``"<stdin>"``).
+        line: 1-based line of the problem, or ``None`` when it concerns the whole file.
+        expected: what the reader expected to find there.
+    """
+
+    def __init__(self, message: str, *, path: str, line: int | None = None, expected: str = "") -> None:
+        self.path = path
+        self.line = line
+        self.expected = expected
+        self.reason = message
+        where = f"{path}:{line}" if line is not None else path
+        text = f"{where}: {message}"
+        if expected:
+            text += f" (expected {expected})"
+        super().__init__(text)
+
+
+class TranscriptParseError(TranscriptError):
+    """A record does not have the shape its format requires."""
+
+
+class UnknownFormatError(TranscriptError):
+    """No supported format recognised the input.
+
+    Attributes:
+        tried: ``(format, reason)`` for every format that was considered, in order.
+    """
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        tried: Sequence[tuple[str, str]],
+        line: int | None = None,
+        message: str = "not a transcript in any supported format",
+    ) -> None:
+        self.tried = tuple(tried)
+        reasons = "; ".join(f"{fmt}: {why}" for fmt, why in self.tried)
+        super().__init__(
+            f"{message} (tried {reasons})" if reasons else message,
+            path=path,
+            line=line,
+            expected="one of " + ", ".join(fmt for fmt, _ in self.tried) if self.tried else "",
+        )

@@ -1,0 +1,387 @@
+"""The normalised transcript model: the same shape whatever agent wrote the log.
+
+All classes are immutable attrs classes. Containers inside them (``arguments``, ``raw``,
+``metadata``) are plain dicts and lists decoded from the log: treat them as read-only.
+
+Steps and tool calls compare by identity (two calls with the same arguments are still two
+events); use ``ToolCall.index`` or ``ToolCall.id`` to refer to one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Any, Literal, Union
+
+import attrs
+
+__all__ = [
+    "Health",
+    "LineIssue",
+    "Location",
+    "Message",
+    "Step",
+    "Subagent",
+    "Thinking",
+    "ToolCall",
+    "ToolResult",
+    "Transcript",
+    "Usage",
+]
+
+Role = Literal["user", "assistant", "system"]
+
+#: Values of ``ToolCall.status``.
+CALL_STATUSES = ("completed", "failed", "declined", "interrupted", "pending")
+
+#: Values of ``ToolCall.kind``: what the tool does, whatever the agent calls it.
+CALL_KINDS = (
+    "shell",
+    "file_read",
+    "file_write",
+    "file_edit",
+    "search",
+    "web_search",
+    "web_fetch",
+    "mcp",
+    "subagent",
+    "skill",
+    "todo",
+    "ask_user",
+    "plan",
+    "other",
+)
+
+
+@attrs.define(frozen=True, slots=True, order=True)
+class Location:
+    """A place in a transcript file: the file and the 1-based line."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@attrs.define(frozen=True, slots=True)
+class Usage:
+    """Token usage (and cost only where the log states it; it is never estimated)."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cost_usd: float | None = None
+
+    @property
+    def total_tokens(self) -> int | None:
+        """Input + output + cache tokens, or ``None`` when the log has no usage at all."""
+        parts = [self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens]
+        if all(p is None for p in parts):
+            return None
+        return sum(p or 0 for p in parts)
+
+
+@attrs.define(frozen=True, slots=True, eq=False)
+class ToolResult:
+    """What a tool call returned.
+
+    Attributes:
+        text: the result as text (content blocks joined with newlines).
+        raw: the structured payload as the log has it (Claude ``toolUseResult``, Codex item...).
+        is_error: the log marks the result as an error.
+        exit_code: a process exit code, only where the log records one (never invented).
+        location: where the result was recorded.
+    """
+
+    text: str
+    raw: Any = None
+    is_error: bool = False
+    exit_code: int | None = None
+    location: Location | None = None
+
+
+@attrs.define(frozen=True, slots=True, eq=False)
+class ToolCall:
+    """One tool call made by the agent (or one of its subagents), with its result.
+
+    Attributes:
+        id: the native id (``toolu_...``, ``call_...``, Codex ``item_N``).
+        name: the tool name exactly as logged (``Bash``, ``mcp__server__tool``, ``command_execution``).
+        kind: what the tool does (see ``CALL_KINDS``): ``shell``, ``file_edit``, ``mcp``...
+        server: the MCP server, where the call is an MCP call.
+        tool: the MCP tool name on that server.
+        arguments: the input, JSON strings decoded.
+        raw_arguments: the undecodable argument text, where the log's arguments are not JSON.
+        result: the paired result, or ``None`` when the log has none.
+        status: ``completed``, ``failed``, ``declined``, ``interrupted`` or ``pending``.
+        index: 0-based order among every tool call in the file (subagents included).
+        step: index of this call in ``Transcript.steps``.
+        parent_id: id of the call that spawned the subagent which made this call.
+        agent_id: ``None`` for the main agent, else the subagent's id.
+        location: where the call was recorded.
+        started_at / ended_at: ISO timestamps where the log has them.
+    """
+
+    id: str
+    name: str
+    kind: str
+    arguments: Mapping[str, Any]
+    location: Location
+    index: int
+    step: int
+    status: str = "pending"
+    result: ToolResult | None = None
+    server: str | None = None
+    tool: str | None = None
+    raw_arguments: str | None = None
+    parent_id: str | None = None
+    agent_id: str | None = None
+    started_at: str | None = None
+    ended_at: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        """The call failed: an error result, a failed/declined status or a non-zero exit code."""
+        if self.status in ("failed", "declined"):
+            return True
+        if self.result is None:
+            return False
+        if self.result.is_error:
+            return True
+        return self.result.exit_code not in (None, 0)
+
+    @property
+    def exit_code(self) -> int | None:
+        """The recorded exit code, or ``None``."""
+        return None if self.result is None else self.result.exit_code
+
+    @property
+    def output(self) -> str:
+        """The result text, or ``""`` when there is no result."""
+        return "" if self.result is None else self.result.text
+
+    @property
+    def answered(self) -> bool:
+        """The log holds a result for this call."""
+        return self.result is not None
+
+    @property
+    def command(self) -> str | None:
+        """The shell command text of a shell call, else ``None``."""
+        if self.kind != "shell":
+            return None
+        cmd = self.arguments.get("command", self.arguments.get("cmd"))
+        if isinstance(cmd, str):
+            return cmd
+        if isinstance(cmd, list) and all(isinstance(c, str) for c in cmd):
+            return " ".join(_shell_quote(c) for c in cmd)
+        return None
+
+    def __repr__(self) -> str:
+        return f"ToolCall(#{self.index} {self.name} id={self.id!r} at {self.location})"
+
+
+def _shell_quote(word: str) -> str:
+    import shlex
+
+    return shlex.quote(word)
+
+
+@attrs.define(frozen=True, slots=True, eq=False)
+class Message:
+    """A text message of the user, the assistant or the system."""
+
+    role: Role
+    text: str
+    location: Location
+    index: int
+    agent_id: str | None = None
+    meta: bool = False
+    """Injected by the tool rather than typed by a person (Claude ``isMeta``, Codex environment context)."""
+
+    def __repr__(self) -> str:
+        return f"Message(#{self.index} {self.role} {self.text[:40]!r} at {self.location})"
+
+
+@attrs.define(frozen=True, slots=True, eq=False)
+class Thinking:
+    """A reasoning/thinking block."""
+
+    text: str
+    location: Location
+    index: int
+    agent_id: str | None = None
+
+
+Step = Union[Message, Thinking, ToolCall]
+
+
+@attrs.define(frozen=True, slots=True, eq=False)
+class Subagent:
+    """A subagent (Claude Task/Agent, Codex collab agent) and the calls it made."""
+
+    id: str
+    parent_call_id: str | None
+    type: str | None
+    description: str | None
+    tool_calls: tuple[ToolCall, ...]
+    final_response: str | None = None
+
+
+@attrs.define(frozen=True, slots=True)
+class LineIssue:
+    """A line the reader could not use, and why."""
+
+    line: int
+    reason: str
+    excerpt: str = ""
+
+
+@attrs.define(frozen=True, slots=True, eq=False)
+class Health:
+    """Diagnostics: everything the parser could not use, skipped or had to decide.
+
+    Nothing is dropped silently: every line is either used, or counted here.
+    """
+
+    lines: int
+    records: int
+    unparsable: tuple[LineIssue, ...] = ()
+    truncated_tail: bool = False
+    unknown_types: Mapping[str, int] = attrs.field(factory=lambda: MappingProxyType({}))
+    skipped: Mapping[str, int] = attrs.field(factory=lambda: MappingProxyType({}))
+    unanswered_calls: tuple[str, ...] = ()
+    orphan_results: tuple[str, ...] = ()
+    usage_mode: str = "none"
+    notes: tuple[str, ...] = ()
+
+    @property
+    def parsed_cleanly(self) -> bool:
+        """Every line was valid JSON and the file does not end in a torn line."""
+        return not self.unparsable and not self.truncated_tail
+
+    @property
+    def complete(self) -> bool:
+        """Parsed cleanly and every call has its result: safe ground for "X never happened"."""
+        return self.parsed_cleanly and not self.unanswered_calls
+
+    def problems(self) -> list[str]:
+        """Human-readable list of what makes this transcript less than complete."""
+        out: list[str] = []
+        if self.truncated_tail:
+            out.append(f"the last line ({self.lines}) is torn (truncated JSON)")
+        bad = [i for i in self.unparsable if not (self.truncated_tail and i.line == self.lines)]
+        if bad:
+            shown = ", ".join(str(i.line) for i in bad[:5]) + (" ..." if len(bad) > 5 else "")
+            out.append(f"{len(bad)} unparsable line(s): {shown}")
+        if self.unanswered_calls:
+            out.append(f"{len(self.unanswered_calls)} call(s) with no result")
+        return out
+
+
+def _freeze_index(d: dict[str, list[ToolCall]]) -> Mapping[str, tuple[ToolCall, ...]]:
+    return MappingProxyType({k: tuple(v) for k, v in d.items()})
+
+
+@attrs.define(frozen=True, slots=True, eq=False)
+class Transcript:
+    """A parsed transcript.
+
+    Attributes:
+        path: the source file (``"<memory>"`` for parsed strings).
+        format: ``claude-stream-json``, ``claude-session``, ``codex-exec``, ``codex-rollout``...
+        agent: ``claude-code`` or ``codex``.
+        model: the model name, where the log has one.
+        session_id: the session/thread id, where the log has one.
+        steps: every message, thinking block and tool call, in file order (subagents included).
+        tool_calls: the main agent's tool calls, in order.
+        subagents: subagents and their calls.
+        final_response: the main agent's last assistant text.
+        usage: token usage (and cost where stated).
+        health: diagnostics (see ``Health``).
+        metadata: other facts from the log (cwd, CLI version, result subtype...).
+        errors: run-level errors reported by the agent (API errors, ``turn.failed``...).
+    """
+
+    path: str
+    format: str
+    agent: str
+    steps: tuple[Step, ...]
+    tool_calls: tuple[ToolCall, ...]
+    health: Health
+    model: str | None = None
+    session_id: str | None = None
+    subagents: tuple[Subagent, ...] = ()
+    final_response: str | None = None
+    usage: Usage = Usage()
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
+    errors: tuple[tuple[str, Location], ...] = ()
+    _by_name: Mapping[str, tuple[ToolCall, ...]] = attrs.field(init=False, repr=False)
+    _by_id: Mapping[str, ToolCall] = attrs.field(init=False, repr=False)
+    _all_calls: tuple[ToolCall, ...] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Indexes are built once, so that later checks never rescan the steps per call.
+        all_calls = tuple(s for s in self.steps if isinstance(s, ToolCall))
+        by_name: dict[str, list[ToolCall]] = {}
+        by_id: dict[str, ToolCall] = {}
+        for c in self.tool_calls:
+            by_name.setdefault(c.name, []).append(c)
+        for c in all_calls:
+            by_id.setdefault(c.id, c)
+        object.__setattr__(self, "_by_name", _freeze_index(by_name))
+        object.__setattr__(self, "_by_id", MappingProxyType(by_id))
+        object.__setattr__(self, "_all_calls", all_calls)
+
+    @property
+    def all_tool_calls(self) -> tuple[ToolCall, ...]:
+        """Every tool call in the file, subagents included, in order."""
+        return self._all_calls
+
+    @property
+    def subagent_tool_calls(self) -> tuple[ToolCall, ...]:
+        """Calls made by subagents and recorded in this file."""
+        return tuple(c for c in self._all_calls if c.agent_id is not None)
+
+    def calls(self, name: str | None = None, *, include_subagents: bool = False) -> tuple[ToolCall, ...]:
+        """The calls of the tool *name* (all calls when ``None``), in order."""
+        if include_subagents:
+            pool = self._all_calls
+            return pool if name is None else tuple(c for c in pool if c.name == name)
+        if name is None:
+            return self.tool_calls
+        return self._by_name.get(name, ())
+
+    def call(self, call_id: str) -> ToolCall | None:
+        """The call with this native id, or ``None``."""
+        return self._by_id.get(call_id)
+
+    @property
+    def tool_names(self) -> Mapping[str, int]:
+        """Main-agent call counts by original tool name, in order of first use."""
+        return {name: len(calls) for name, calls in self._by_name.items()}
+
+    def messages(self, role: Role | None = None, *, include_meta: bool = False) -> Iterator[Message]:
+        """The main agent's messages, optionally of one role."""
+        for s in self.steps:
+            if (
+                isinstance(s, Message)
+                and s.agent_id is None
+                and (role is None or s.role == role)
+                and (include_meta or not s.meta)
+            ):
+                yield s
+
+    @property
+    def text(self) -> str:
+        """All message text of the main agent, joined (for "the transcript mentions X")."""
+        return "\n".join(m.text for m in self.messages(include_meta=True))
+
+    def __repr__(self) -> str:
+        return (
+            f"Transcript({self.path!r}, format={self.format!r}, steps={len(self.steps)}, "
+            f"tool_calls={len(self.tool_calls)})"
+        )

@@ -1,0 +1,239 @@
+"""One result model for every check, and its deterministic, bounded rendering.
+
+A check returns a ``CheckResult``: a status (PASS, FAIL, INCONCLUSIVE, ERROR), a one-line
+summary (``expected …, found …``), the expected and the found, and the evidence that decided it,
+each item located in the file (``path:line``, call id, step index), plus, on failure, the nearest
+miss with a per-argument difference.
+
+``assert_*`` functions raise ``TranscriptAssertionError`` (an ``AssertionError``) carrying the
+result; negative checks that could not be decided raise its subclass ``InconclusiveError``.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from .model import Location, ToolCall
+
+__all__ = [
+    "CheckResult",
+    "Difference",
+    "Evidence",
+    "InconclusiveError",
+    "NearestMiss",
+    "Status",
+    "TranscriptAssertionError",
+    "cut_middle",
+    "short_repr",
+]
+
+#: Evidence items shown before "... and N more".
+MAX_EVIDENCE = 10
+#: Longest value shown before it is cut in the middle.
+MAX_VALUE = 200
+
+
+class Status(str, enum.Enum):
+    """The outcome of a check."""
+
+    #: the transcript shows what was expected
+    PASS = "pass"
+    #: the transcript shows it was not done
+    FAIL = "fail"
+    #: the transcript cannot decide (empty, torn, calls without results...)
+    INCONCLUSIVE = "inconclusive"
+    #: the check itself could not run (bad pattern, unreadable file...)
+    ERROR = "error"
+
+    def __str__(self) -> str:
+        return self.value.upper()
+
+
+def verbose_default() -> bool:
+    """``AGENTEVAL_VERBOSE=1`` turns off every elision."""
+    return os.environ.get("AGENTEVAL_VERBOSE", "") not in ("", "0")
+
+
+def cut_middle(text: str, limit: int = MAX_VALUE) -> str:
+    """*text* cut in the middle to at most *limit* characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 20, 10)
+    head = keep // 2 + keep % 2
+    tail = keep // 2
+    return f"{text[:head]}...[{len(text) - head - tail} chars]...{text[len(text) - tail:]}"
+
+
+def short_repr(value: Any, limit: int = MAX_VALUE) -> str:
+    """``repr`` that never raises and is cut in the middle when long."""
+    try:
+        text = repr(value)
+    except Exception as exc:  # a broken __repr__ must not hide the failure
+        text = f"<unrepresentable {type(value).__name__}: {exc!r}>"
+    return cut_middle(text, limit)
+
+
+@attrs.define(frozen=True, slots=True)
+class Evidence:
+    """One located fact that decided a check."""
+
+    text: str
+    location: Location | None = None
+    call_id: str | None = None
+    step: int | None = None
+    detail: str = ""
+
+    @classmethod
+    def from_call(cls, call: ToolCall, note: str = "", *, detail: str = "") -> Evidence:
+        """Evidence pointing at a tool call: its name, main arguments and outcome."""
+        text = f"#{call.index} {describe_call(call)}"
+        if note:
+            text += f"  {note}"
+        return cls(text=text, location=call.location, call_id=call.id, step=call.step, detail=detail)
+
+    def render(self, limit: int = MAX_VALUE) -> list[str]:
+        where = str(self.location) if self.location is not None else "(no location)"
+        lines = [f"{where}  {cut_middle(self.text, limit)}"]
+        if self.detail:
+            lines.append(f"    {cut_middle(self.detail, limit)}")
+        return lines
+
+
+def describe_call(call: ToolCall, limit: int = 120) -> str:
+    """``Bash(command='npm test')  exit_code=1`` style one-liner for a call."""
+    if call.command is not None:
+        args = f"command={short_repr(call.command, limit)}"
+    elif call.arguments:
+        parts = []
+        for k, v in list(call.arguments.items())[:3]:
+            parts.append(f"{k}={short_repr(v, 60)}")
+        if len(call.arguments) > 3:
+            parts.append("...")
+        args = ", ".join(parts)
+    elif call.raw_arguments:
+        args = short_repr(call.raw_arguments, 60)
+    else:
+        args = ""
+    out = f"{call.name}({args})"
+    if call.result is None:
+        out += "  [no result]"
+    elif call.is_error:
+        out += "  [error"
+        if call.exit_code not in (None, 0):
+            out += f", exit_code={call.exit_code}"
+        out += "]"
+    return out
+
+
+@attrs.define(frozen=True, slots=True)
+class Difference:
+    """One argument that differs between the expectation and the nearest call."""
+
+    path: str
+    expected: str
+    found: str
+
+    def render(self) -> str:
+        return f"{self.path}: expected {cut_middle(self.expected, 120)}, found {cut_middle(self.found, 120)}"
+
+
+@attrs.define(frozen=True, slots=True)
+class NearestMiss:
+    """The candidate that came closest to satisfying a failed check, and how it differs."""
+
+    evidence: Evidence
+    differences: tuple[Difference, ...] = ()
+
+
+@attrs.define(frozen=True, slots=True)
+class CheckResult:
+    """The result of one check.
+
+    Attributes:
+        name: the check's name (``tool_called``, ``expect_story_tests_ran_and_passed``...).
+        status: PASS, FAIL, INCONCLUSIVE or ERROR.
+        summary: one line; for failures ``expected …, found …`` (Storybook checks start with
+            the reference suite's own message instead).
+        expected / found: the two halves of the summary, for programs.
+        evidence: located facts, in file order.
+        nearest_miss: on failure, the closest candidate and its per-argument differences.
+        vacuous: the check passed only because there was nothing to check.
+        notes: extra lines (why a check is inconclusive, which profile was used...).
+    """
+
+    name: str
+    status: Status
+    summary: str
+    expected: str = ""
+    found: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    nearest_miss: NearestMiss | None = None
+    vacuous: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS
+
+    @classmethod
+    def passing(cls, name: str, summary: str, evidence: Iterable[Evidence] = (), **kw: Any) -> CheckResult:
+        return cls(name=name, status=Status.PASS, summary=summary, evidence=tuple(evidence), **kw)
+
+    @classmethod
+    def failing(
+        cls, name: str, expected: str, found: str, evidence: Iterable[Evidence] = (), **kw: Any
+    ) -> CheckResult:
+        summary = kw.pop("summary", None) or f"expected {expected}, found {found}"
+        return cls(
+            name=name, status=Status.FAIL, summary=summary, expected=expected, found=found,
+            evidence=tuple(evidence), **kw,
+        )
+
+    def render(self, *, verbose: bool | None = None) -> str:
+        """The summary line, then indented evidence; bounded unless *verbose*."""
+        if verbose is None:
+            verbose = verbose_default()
+        limit = 10**9 if verbose else MAX_VALUE
+        lines = [self.summary]
+        if self.vacuous and self.status is Status.PASS:
+            lines.append("  (vacuous: there was nothing to check)")
+        items = self.evidence if verbose else self.evidence[:MAX_EVIDENCE]
+        if items:
+            lines.append("  evidence:")
+            for ev in items:
+                lines.extend("    " + line for line in ev.render(limit))
+            hidden = len(self.evidence) - len(items)
+            if hidden:
+                lines.append(
+                    f"    ... and {hidden} more (set AGENTEVAL_VERBOSE=1 or pass verbose=True to see all)"
+                )
+        if self.nearest_miss is not None:
+            nm = self.nearest_miss
+            first, *rest = nm.evidence.render(limit)
+            lines.append(f"  nearest miss: {first}")
+            lines.extend("    " + r for r in rest)
+            for d in nm.differences if verbose else nm.differences[:MAX_EVIDENCE]:
+                lines.append("    " + d.render())
+        for note in self.notes:
+            lines.append(f"  note: {note}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class TranscriptAssertionError(AssertionError):
+    """A check failed. ``str()`` is the rendered result; ``.result`` is the ``CheckResult``."""
+
+    def __init__(self, result: CheckResult) -> None:
+        self.result = result
+        super().__init__(result.render())
+
+
+class InconclusiveError(TranscriptAssertionError):
+    """A check could not be decided from this transcript (empty, torn, unanswered calls...)."""
