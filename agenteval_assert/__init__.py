@@ -44,6 +44,7 @@ __all__ = [
     "TranscriptError",
     "TranscriptParseError",
     "UnknownFormatError",
+    "Usage",
     "UsageError",
     "__version__",
     "detect_format",

@@ -15,6 +15,9 @@ from collections import Counter
 from types import MappingProxyType
 from typing import Any
 
+import attrs
+
+from ._reader import ReadStats
 from .model import (
     Health,
     Location,
@@ -28,33 +31,27 @@ from .model import (
     Transcript,
     Usage,
 )
-from ._reader import ReadStats
 
 
+@attrs.define(slots=True)
 class _Call:
     """A call while it is being built (mutable)."""
 
-    __slots__ = (
-        "agent_id",
-        "arguments",
-        "ended_at",
-        "id",
-        "kind",
-        "line",
-        "name",
-        "parent_id",
-        "raw_arguments",
-        "result",
-        "server",
-        "started_at",
-        "status",
-        "step",
-        "tool",
-    )
-
-    def __init__(self, **kw: Any) -> None:
-        for k in self.__slots__:
-            setattr(self, k, kw.get(k))
+    id: str
+    name: str
+    kind: str
+    arguments: dict[str, Any]
+    line: int
+    step: int
+    raw_arguments: str | None = None
+    server: str | None = None
+    tool: str | None = None
+    parent_id: str | None = None
+    agent_id: str | None = None
+    started_at: str | None = None
+    ended_at: str | None = None
+    status: str = "pending"
+    result: ToolResult | None = None
 
 
 class TranscriptBuilder:

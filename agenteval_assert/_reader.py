@@ -11,6 +11,7 @@ not a JSON object becomes a ``LineIssue``.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Iterator
@@ -24,7 +25,8 @@ from .model import LineIssue
 Record = tuple[int, dict[str, Any]]
 Shape = Literal["jsonl", "json-array", "json-object", "empty"]
 
-_WS = b" \t\r\n\f\v\ufeff"
+_WS = b" \t\r\n\f\v"
+_BOM = b"\xef\xbb\xbf"
 _EXCERPT = 80
 
 
@@ -88,7 +90,7 @@ class Source:
     def _peek(self) -> bytes:
         """First non-whitespace bytes (up to 64), without consuming the stream."""
         if self._data is not None:
-            return self._data.lstrip(_WS)[:64]
+            return self._data.removeprefix(_BOM).lstrip(_WS)[:64]
         assert self._stream is not None
         pos = self._stream.tell()
         chunk = b""
@@ -96,7 +98,7 @@ class Source:
             block = self._stream.read(65536)
             if not block:
                 break
-            chunk = block.lstrip(_WS)
+            chunk = block.removeprefix(_BOM).lstrip(_WS)
             if chunk:
                 break
         self._stream.seek(pos)
@@ -156,12 +158,13 @@ class Source:
     def _jsonl_records(self) -> Iterator[Record]:
         st = self.stats
         loads = json.loads
-        lines: Any = self._stream if self._data is None else iter(self._data.splitlines(keepends=True))
+        # BytesIO splits on b"\n" only, exactly like a file opened in binary mode.
+        lines: Any = self._stream if self._data is None else io.BytesIO(self._data)
         n = 0
         last_issue: LineIssue | None = None
         last_raw = b""
         try:
-            for n, raw in enumerate(lines, 1):  # noqa: B007 - n is used after the loop
+            for n, raw in enumerate(lines, 1):
                 last_raw = raw
                 try:
                     obj = loads(raw)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import attrs
 
@@ -216,7 +216,7 @@ class Thinking:
     agent_id: str | None = None
 
 
-Step = Union[Message, Thinking, ToolCall]
+Step = Message | Thinking | ToolCall
 
 
 @attrs.define(frozen=True, slots=True, eq=False)
@@ -316,7 +316,7 @@ class Transcript:
     session_id: str | None = None
     subagents: tuple[Subagent, ...] = ()
     final_response: str | None = None
-    usage: Usage = Usage()
+    usage: Usage = attrs.field(factory=Usage)
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
     errors: tuple[tuple[str, Location], ...] = ()
     _by_name: Mapping[str, tuple[ToolCall, ...]] = attrs.field(init=False, repr=False)

@@ -8,7 +8,7 @@ from itertools import chain, islice
 
 from .._builder import TranscriptBuilder
 from .._reader import Record, Source
-from ..exceptions import TranscriptError, UnknownFormatError, UsageError
+from ..exceptions import UnknownFormatError, UsageError
 from ..model import Transcript
 from ._common import FormatParser
 

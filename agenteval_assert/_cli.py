@@ -1,0 +1,358 @@
+"""Command line: ``python -m agenteval_assert {summary,check,report} ...``.
+
+Exit codes are stable (see ``ExitCode``) and documented in ``docs/cli.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from ._parsers import FORMATS, load
+from ._version import __version__
+from .exceptions import AgentEvalError, TranscriptError
+from .model import Transcript
+from .results import CheckResult, Status
+
+__all__ = ["ExitCode", "main", "summary_dict"]
+
+
+class ExitCode(enum.IntEnum):
+    """Process exit codes of every command."""
+
+    #: every check passed (or was skipped)
+    OK = 0
+    #: at least one check failed
+    FAILED = 1
+    #: the command line was wrong (unknown option, unknown eval...)
+    USAGE = 2
+    #: an input could not be read or parsed
+    INPUT = 3
+    #: nothing failed, but at least one check could not be decided
+    INCONCLUSIVE = 4
+
+
+# -- summary ---------------------------------------------------------------------------------
+
+
+def summary_dict(t: Transcript) -> dict[str, Any]:
+    """The ``summary --json`` document (fields defined in ``docs/cli.md``)."""
+    main_calls = t.tool_calls
+    h = t.health
+    u = t.usage
+    doc: dict[str, Any] = {
+        "path": t.path,
+        "format": t.format,
+        "agent": t.agent,
+        "model": t.model,
+        "session_id": t.session_id,
+        "tool_calls": len(main_calls),
+        "subagent_tool_calls": len(t.subagent_tool_calls),
+        "tool_errors": sum(1 for c in main_calls if c.is_error),
+        "unanswered_calls": sum(1 for c in main_calls if c.result is None),
+        "tools": dict(t.tool_names),
+        "final_response": t.final_response,
+        "steps": len(t.steps),
+        "subagents": [
+            {"id": s.id, "parent_call_id": s.parent_call_id, "type": s.type, "tool_calls": len(s.tool_calls)}
+            for s in t.subagents
+        ],
+        "usage": {
+            "input_tokens": u.input_tokens,
+            "output_tokens": u.output_tokens,
+            "cache_read_tokens": u.cache_read_tokens,
+            "cache_write_tokens": u.cache_write_tokens,
+            "reasoning_tokens": u.reasoning_tokens,
+            "cost_usd": u.cost_usd,
+            "mode": h.usage_mode,
+        },
+        "errors": [{"message": m, "location": str(loc)} for m, loc in t.errors],
+        "health": {
+            "lines": h.lines,
+            "records": h.records,
+            "parsed_cleanly": h.parsed_cleanly,
+            "complete": h.complete,
+            "truncated_tail": h.truncated_tail,
+            "unparsable_lines": [{"line": i.line, "reason": i.reason} for i in h.unparsable],
+            "unknown_types": dict(h.unknown_types),
+            "skipped": dict(h.skipped),
+            "unanswered_calls": list(h.unanswered_calls),
+            "orphan_results": list(h.orphan_results),
+            "notes": list(h.notes),
+        },
+    }
+    wf = _optional_workflow_calls(t)
+    if wf is not None:
+        doc["workflow_calls"] = wf
+    return doc
+
+
+def _optional_workflow_calls(t: Transcript) -> list[dict[str, Any]] | None:
+    try:
+        from .storybook._workflow import workflow_calls_json  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    result: list[dict[str, Any]] = workflow_calls_json(t)
+    return result
+
+
+def _print_summary(t: Transcript, out: TextIO) -> None:
+    d = summary_dict(t)
+    h = t.health
+    out.write(f"{t.path}\n")
+    out.write(f"  format      {t.format} ({t.agent})\n")
+    if t.model:
+        out.write(f"  model       {t.model}\n")
+    if t.session_id:
+        out.write(f"  session     {t.session_id}\n")
+    out.write(f"  steps       {len(t.steps)}\n")
+    out.write(
+        f"  tool calls  {d['tool_calls']} main, {d['subagent_tool_calls']} by subagents, "
+        f"{d['tool_errors']} errors, {d['unanswered_calls']} unanswered\n"
+    )
+    out.writelines(f"    {n:>5}  {name}\n" for name, n in d["tools"].items())
+    u = t.usage
+    if u.total_tokens is not None or u.cost_usd is not None:
+        parts = []
+        for label, v in (
+            ("in", u.input_tokens),
+            ("out", u.output_tokens),
+            ("cache read", u.cache_read_tokens),
+            ("cache write", u.cache_write_tokens),
+        ):
+            if v is not None:
+                parts.append(f"{label} {v}")
+        if u.cost_usd is not None:
+            parts.append(f"${u.cost_usd:.4f}")
+        out.write(f"  usage       {', '.join(parts)} ({h.usage_mode})\n")
+    out.writelines(f"  subagent    {sub.id} ({sub.type or 'unknown type'}): {len(sub.tool_calls)} calls\n" for sub in t.subagents)
+    out.writelines(f"  run error   {loc}: {msg.splitlines()[0][:120] if msg else ''}\n" for msg, loc in t.errors)
+    if d.get("workflow_calls"):
+        out.write(f"  storybook   {len(d['workflow_calls'])} workflow call(s): ")
+        out.write(", ".join(w["name"] for w in d["workflow_calls"][:12]) + "\n")
+    fr = t.final_response
+    if fr is not None:
+        first = fr.strip().splitlines()[0] if fr.strip() else ""
+        out.write(f"  final       {first[:100]!r}{' ...' if len(fr) > 100 else ''}\n")
+    else:
+        out.write("  final       (none)\n")
+    status = "clean" if h.parsed_cleanly else "DAMAGED"
+    out.write(f"  health      {status}: {h.records} records on {h.lines} lines\n")
+    out.writelines(f"    - {p}\n" for p in h.problems())
+    out.writelines(f"    line {issue.line}: {issue.reason}\n" for issue in h.unparsable[:10])
+    if len(h.unparsable) > 10:
+        out.write(f"    ... and {len(h.unparsable) - 10} more (summary --json lists all)\n")
+    if h.unknown_types:
+        out.write("    unknown record types: " + ", ".join(f"{k} x{v}" for k, v in h.unknown_types.items()) + "\n")
+    if h.skipped:
+        out.write("    skipped: " + ", ".join(f"{k} x{v}" for k, v in h.skipped.items()) + "\n")
+    out.writelines(f"    note: {note}\n" for note in h.notes)
+
+
+def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    t = load(args.file, format=args.format)
+    if args.json:
+        json.dump(summary_dict(t), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        _print_summary(t, out)
+    return ExitCode.OK
+
+
+# -- check -----------------------------------------------------------------------------------
+
+_LABEL = {Status.PASS: "PASS", Status.FAIL: "FAIL", Status.INCONCLUSIVE: "INCONCLUSIVE", Status.ERROR: "ERROR"}
+
+
+def print_results(results: Sequence[CheckResult], out: TextIO, *, verbose: bool = False) -> dict[Status, int]:
+    """One line per check; failures and inconclusive results with their rendered report."""
+    counts = dict.fromkeys(Status, 0)
+    for r in results:
+        counts[r.status] += 1
+        label = _LABEL[r.status]
+        if r.status is Status.PASS:
+            extra = " (vacuous)" if r.vacuous else ""
+            out.write(f"  {label:<12} {r.name}{extra}\n")
+            if verbose:
+                out.write(f"               {r.summary}\n")
+        else:
+            out.write(f"  {label:<12} {r.name}\n")
+            out.writelines(f"               {line}\n" for line in r.render(verbose=verbose).splitlines())
+    return counts
+
+
+def exit_code_for(counts: dict[Status, int]) -> ExitCode:
+    if counts.get(Status.FAIL):
+        return ExitCode.FAILED
+    if counts.get(Status.ERROR):
+        return ExitCode.FAILED
+    if counts.get(Status.INCONCLUSIVE):
+        return ExitCode.INCONCLUSIVE
+    return ExitCode.OK
+
+
+def _closing_line(counts: dict[Status, int], out: TextIO) -> None:
+    parts = [f"{counts[Status.PASS]} passed", f"{counts[Status.FAIL]} failed"]
+    if counts[Status.INCONCLUSIVE]:
+        parts.append(f"{counts[Status.INCONCLUSIVE]} inconclusive")
+    if counts[Status.ERROR]:
+        parts.append(f"{counts[Status.ERROR]} errors")
+    out.write(", ".join(parts) + "\n")
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.eval is not None:
+        return _cmd_check_eval(args, out, err)
+    worst = ExitCode.OK
+    total = dict.fromkeys(Status, 0)
+    checks: list[tuple[str, Callable[..., Any]]] = []
+    if args.checks:
+        from ._checks_file import load_checks  # type: ignore[import-not-found, unused-ignore]
+
+        for path in args.checks:
+            checks.extend(load_checks(path))
+    for path in args.paths:
+        try:
+            t = load(path, format=args.format)
+        except AgentEvalError as exc:
+            err.write(f"error: {exc}\n")
+            worst = max(worst, ExitCode.INPUT)
+            continue
+        out.write(f"{t.path}  {t.format}  {len(t.tool_calls)} tool calls  {len(t.steps)} steps\n")
+        results: list[CheckResult] = []
+        if not checks or args.health:
+            from ._health import health_checks
+
+            results.extend(health_checks(t))
+        if checks:
+            from ._checks_file import run_check  # type: ignore[import-not-found, unused-ignore]
+
+            results.extend(run_check(fn, t) for _, fn in checks)
+        counts = print_results(results, out, verbose=args.verbose)
+        for k, v in counts.items():
+            total[k] += v
+        code = exit_code_for(counts)
+        # FAILED outranks INCONCLUSIVE; INPUT (3) outranks both when a file could not be read.
+        worst = _worse(worst, code)
+    _closing_line(total, out)
+    return worst
+
+
+def _worse(a: ExitCode, b: ExitCode) -> ExitCode:
+    rank = {ExitCode.OK: 0, ExitCode.INCONCLUSIVE: 1, ExitCode.FAILED: 2, ExitCode.INPUT: 3, ExitCode.USAGE: 4}
+    return a if rank[a] >= rank[b] else b
+
+
+def _cmd_check_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .storybook import _cli as sb_cli  # type: ignore[attr-defined, unused-ignore]
+
+    if args.eval == "list":
+        code: int = sb_cli.list_evals_cli(out)
+        return code
+    if len(args.paths) != 1:
+        err.write("error: --eval takes exactly one SANDBOX_DIR\n")
+        return ExitCode.USAGE
+    name = args.eval
+    code = sb_cli.run_eval_cli(args.paths[0], name, stdout=out, stderr=err, verbose=args.verbose)
+    return code
+
+
+# -- report ----------------------------------------------------------------------------------
+
+
+def _cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from . import _cli_report  # type: ignore[attr-defined, unused-ignore]
+
+    code: int = _cli_report.run(args, out, err)
+    return code
+
+
+# -- parser ----------------------------------------------------------------------------------
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m agenteval_assert",
+        description="Parse coding-agent transcripts and check what the agent did.",
+    )
+    p.add_argument("--version", action="version", version=f"agenteval-assert {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    s = sub.add_parser(
+        "summary",
+        help="summarise a transcript (tool calls, errors, usage, health)",
+        description="Summarise a transcript. Example: python -m agenteval_assert summary run.jsonl --json",
+    )
+    s.add_argument("file", help="transcript file")
+    s.add_argument("--format", choices=FORMATS, help="skip auto-detection")
+    s.add_argument("--json", action="store_true", help="print the summary as a JSON document")
+    s.set_defaults(func=_cmd_summary)
+
+    c = sub.add_parser(
+        "check",
+        help="run checks on transcripts (built-in health checks, --checks FILE.py, --eval NAME)",
+        description=(
+            "Run checks on one or more transcripts. Without --checks or --eval, the built-in health "
+            "checks run. Exit codes: 0 all passed, 1 a check failed, 2 usage error, 3 input could "
+            "not be read, 4 inconclusive. Example: python -m agenteval_assert check run.jsonl"
+        ),
+    )
+    c.add_argument("paths", nargs="*", metavar="TRANSCRIPT", help="transcript files (a sandbox dir with --eval)")
+    c.add_argument("--format", choices=FORMATS, help="skip auto-detection")
+    c.add_argument(
+        "--checks", action="append", metavar="FILE.py", help="run the check_* functions of FILE.py (repeatable)"
+    )
+    c.add_argument("--health", action="store_true", help="also run the health checks with --checks")
+    c.add_argument("--eval", metavar="NAME", help="run a built-in eval suite on a sandbox dir ('list' lists them)")
+    c.add_argument("-v", "--verbose", action="store_true", help="show every evidence item and long values whole")
+    c.set_defaults(func=_cmd_check)
+
+    r = sub.add_parser(
+        "report",
+        help="read a Storybook story-test report (markdown or --json document)",
+        description="Read a story-test report. Example: python -m agenteval_assert report run.md --json",
+    )
+    try:
+        from . import _cli_report  # type: ignore[attr-defined, unused-ignore]
+
+        _cli_report.add_arguments(r)
+    except ImportError:  # pragma: no cover - only while the report module is missing
+        r.add_argument("file")
+        r.add_argument("--json", action="store_true")
+    r.set_defaults(func=_cmd_report)
+    return p
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit code (see ``ExitCode``)."""
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help/--version
+        return int(exc.code or 0)
+    if not getattr(args, "func", None):
+        parser.print_help(out)
+        return ExitCode.USAGE
+    if args.command == "check" and not args.paths and args.eval != "list":
+        err.write("error: check needs at least one TRANSCRIPT\n")
+        return ExitCode.USAGE
+    try:
+        code: int = args.func(args, out, err)
+        return code
+    except TranscriptError as exc:
+        err.write(f"error: {exc}\n")
+        return ExitCode.INPUT
+    except AgentEvalError as exc:
+        err.write(f"error: {exc}\n")
+        return ExitCode.USAGE
+    except BrokenPipeError:  # pragma: no cover - `| head`
+        return ExitCode.OK
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130
+

@@ -1,0 +1,128 @@
+"""The built-in health checks that ``python -m agenteval_assert check FILE`` runs.
+
+Each returns a ``CheckResult``. They answer "can this transcript be trusted, and did the run end
+well": parsed cleanly, every call answered, a final response present, no tool error left
+unhandled at the end, no run-level error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .model import Location, Transcript
+from .results import CheckResult, Evidence, Status
+
+__all__ = ["HEALTH_CHECKS", "health_checks"]
+
+
+def check_parsed_cleanly(t: Transcript) -> CheckResult:
+    """Every line was a JSON record and the file does not end in a torn line."""
+    h = t.health
+    if h.parsed_cleanly and h.records:
+        skipped = sum(h.skipped.values())
+        unknown = sum(h.unknown_types.values())
+        extra = []
+        if unknown:
+            extra.append(f"{unknown} record(s) of unknown type kept out of the model")
+        if skipped:
+            extra.append(f"{skipped} record(s) deliberately skipped")
+        return CheckResult.passing(
+            "parsed_cleanly", f"{h.records} records on {h.lines} lines parsed", notes=tuple(extra)
+        )
+    evidence = [
+        Evidence(f"{issue.reason}: {issue.excerpt}" if issue.excerpt else issue.reason, Location(t.path, issue.line))
+        for issue in h.unparsable
+    ]
+    found = "; ".join(h.problems()) or "no records"
+    return CheckResult.failing("parsed_cleanly", "every line to be a JSON record", found, evidence)
+
+
+def check_every_call_answered(t: Transcript) -> CheckResult:
+    """Every tool call has a result in the file."""
+    calls = t.all_tool_calls
+    missing = [c for c in calls if c.result is None]
+    if not missing:
+        return CheckResult.passing(
+            "every_call_answered", f"all {len(calls)} tool calls have a result", vacuous=not calls
+        )
+    return CheckResult.failing(
+        "every_call_answered",
+        "every tool call to have a result",
+        f"{len(missing)} of {len(calls)} calls with no result",
+        [Evidence.from_call(c) for c in missing],
+    )
+
+
+def check_final_response(t: Transcript) -> CheckResult:
+    """The main agent ended with a text response."""
+    if t.final_response and t.final_response.strip():
+        return CheckResult.passing("final_response_present", "a final response is present")
+    if not t.health.complete:
+        return CheckResult(
+            name="final_response_present",
+            status=Status.INCONCLUSIVE,
+            summary="expected a final response, found none, but the transcript is incomplete",
+            expected="a final response",
+            found="none",
+            notes=tuple(t.health.problems()),
+        )
+    last = t.steps[-1] if t.steps else None
+    ev = []
+    if last is not None:
+        ev.append(Evidence(f"last step: {type(last).__name__} #{last.index}", last.location))
+    return CheckResult.failing("final_response_present", "a final assistant response", "none", ev)
+
+
+def check_no_unhandled_tool_error(t: Transcript) -> CheckResult:
+    """The main agent's last tool call did not fail (a failure it never followed up on)."""
+    calls = t.tool_calls
+    if not calls:
+        return CheckResult.passing("no_unhandled_tool_error", "no tool calls", vacuous=True)
+    last = calls[-1]
+    if last.result is None:
+        return CheckResult(
+            name="no_unhandled_tool_error",
+            status=Status.INCONCLUSIVE,
+            summary="expected the last tool call to succeed, found it has no result",
+            expected="the last tool call to succeed",
+            found="no result",
+            evidence=(Evidence.from_call(last),),
+        )
+    if last.is_error:
+        return CheckResult.failing(
+            "no_unhandled_tool_error",
+            "the run not to end on a failed tool call",
+            f"the last call ({last.name}) failed and nothing followed it",
+            [Evidence.from_call(last, detail=last.output[:200])],
+        )
+    errors = sum(1 for c in calls if c.is_error)
+    return CheckResult.passing(
+        "no_unhandled_tool_error",
+        f"the last call succeeded ({errors} earlier error(s) were followed by further work)",
+    )
+
+
+def check_no_run_errors(t: Transcript) -> CheckResult:
+    """The agent reported no run-level error (API error, ``turn.failed``, error result)."""
+    if not t.errors:
+        return CheckResult.passing("no_run_errors", "no run-level errors")
+    return CheckResult.failing(
+        "no_run_errors",
+        "no run-level errors",
+        f"{len(t.errors)} error(s)",
+        [Evidence(msg.replace("\n", " "), loc) for msg, loc in t.errors],
+    )
+
+
+HEALTH_CHECKS: tuple[Callable[[Transcript], CheckResult], ...] = (
+    check_parsed_cleanly,
+    check_every_call_answered,
+    check_final_response,
+    check_no_unhandled_tool_error,
+    check_no_run_errors,
+)
+
+
+def health_checks(t: Transcript) -> list[CheckResult]:
+    """Run every built-in health check."""
+    return [check(t) for check in HEALTH_CHECKS]
