@@ -1,30 +1,930 @@
-"""Claude Code parsers: ``claude-stream-json`` and ``claude-session`` (placeholder, being written)."""
+"""Claude Code parsers: ``claude-stream-json`` and ``claude-session``.
+
+Both formats carry the same Anthropic Messages API objects (``message`` with content blocks
+``text``/``thinking``/``tool_use``/``tool_result``) inside different envelopes:
+
+* ``claude-stream-json``: ``claude -p --output-format stream-json --verbose`` events (JSONL or a
+  JSON array of them) and the single ``--output-format json`` result object. Envelope fields are
+  snake case (``session_id``, ``parent_tool_use_id``); ``system/init`` and ``result`` records.
+* ``claude-session``: ``~/.claude/projects/<proj>/<session>.jsonl`` and its
+  ``<session>/subagents/agent-*.jsonl`` files. Envelope fields are camel case (``sessionId``,
+  ``parentUuid``, ``isSidechain``), plus bookkeeping records (``progress``, ``summary``...).
+
+Lines reduced to ``{"type": "assistant"|"user", "message": {...}}`` (the Storybook
+``transcript.txt`` shape) are claimed by ``claude-stream-json``; both parsers accept them.
+
+Every record is handled with plain ``dict`` look-ups (no validation model per line: the reader
+already paid for ``json.loads``, and pydantic per record would cost more than the parse itself).
+Every look-up checks the type it gets, so that any JSON object is accepted: what does not fit is
+counted in ``Health`` (``skipped``/``unknown_types``), never raised.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
+from ..model import Usage
+from ._common import content_text, decode_arguments, split_mcp_name, tool_kind, types_in
+
+__all__ = ["ClaudeSessionParser", "ClaudeStreamJsonParser", "find_subagent_files"]
+
+# -- detection ---------------------------------------------------------------------------------
+
+_CODEX_TYPES = frozenset(
+    {
+        "thread.started",
+        "turn.started",
+        "turn.completed",
+        "turn.failed",
+        "item.started",
+        "item.updated",
+        "item.completed",
+        "session.created",
+        "session_meta",
+        "response_item",
+        "event_msg",
+        "turn_context",
+        "compacted",
+        "world_state",
+    }
+)
+
+#: Record types that only Claude session logs write (never stream-json).
+_SESSION_ONLY_TYPES = frozenset(
+    {
+        "file-history-snapshot",
+        "summary",
+        "queue-operation",
+        "progress",
+        "attachment",
+        "permission-mode",
+        "mode",
+        "custom-title",
+        "ai-title",
+        "tag",
+        "content-replacement",
+        "last-prompt",
+        "agent-name",
+    }
+)
+#: Envelope keys of session-log conversation lines (camel case; stream-json uses ``session_id``).
+_SESSION_ENVELOPE = ("sessionId", "parentUuid", "isSidechain", "userType")
+_CONVERSATION_TYPES = frozenset({"user", "assistant", "system"})
+_RESULT_KEYS = ("subtype", "is_error", "total_cost_usd", "cost_usd", "total_cost", "num_turns")
+
+
+def _codex_reason(types: set[str]) -> str | None:
+    codex = sorted(types & _CODEX_TYPES)
+    if codex:
+        return "has Codex record types (" + ", ".join(codex[:3]) + ")"
+    return None
+
+
+def _is_session_record(r: dict[str, Any]) -> bool:
+    t = r.get("type")
+    if t in _SESSION_ONLY_TYPES:
+        return True
+    return t in _CONVERSATION_TYPES and any(k in r for k in _SESSION_ENVELOPE)
+
+
+def _is_message_record(r: dict[str, Any]) -> bool:
+    """A ``user``/``assistant`` record holding a Messages API object (any envelope)."""
+    if r.get("type") not in ("user", "assistant"):
+        return False
+    m = r.get("message")
+    return isinstance(m, dict) and ("content" in m or "role" in m)
+
+
+def _is_stream_record(r: dict[str, Any]) -> bool:
+    t = r.get("type")
+    if t == "system":
+        st = r.get("subtype")
+        return isinstance(st, str) and (st == "init" or "session_id" in r)
+    if t == "result":
+        return any(k in r for k in _RESULT_KEYS)
+    return _is_message_record(r)
+
+
+def _seen(types: set[str]) -> str:
+    if not types:
+        return "no record has a string `type`"
+    shown = sorted(types)
+    return "types seen: " + ", ".join(shown[:6]) + (" ..." if len(shown) > 6 else "")
+
+
+# -- small typed accessors -----------------------------------------------------------------------
+
+
+def _str(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _nonempty(v: Any) -> str | None:
+    return v if isinstance(v, str) and v else None
+
+
+def _num(v: Any) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return float(v)
+
+
+def _count(v: Any) -> int | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return int(v) if v >= 0 else None
+
+
+_SLASH_ECHO = ("<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>")
+_INTERRUPTED = "[Request interrupted by user"
+_REJECTED = "The user doesn't want to proceed with this tool use"
+_SANITIZE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def _injected_text(text: str) -> bool:
+    """User text written by Claude Code rather than typed: slash-command echoes, interrupts."""
+    s = text.lstrip()
+    return s.startswith((*_SLASH_ECHO, _INTERRUPTED, "<local-command-caveat>"))
+
+
+def _usage_fields(usage: Any) -> list[int | None] | None:
+    """``[input, output, cache_read, cache_write]`` of an API ``usage`` object."""
+    if not isinstance(usage, dict):
+        return None
+    cache_write = _count(usage.get("cache_creation_input_tokens"))
+    if not cache_write:
+        # before 2.1.152 the top-level field was sometimes 0 with only the nested one set (§3.6.9)
+        cc = usage.get("cache_creation")
+        if isinstance(cc, dict):
+            parts = [_count(v) for k, v in cc.items() if isinstance(k, str) and k.startswith("ephemeral_")]
+            known = [p for p in parts if p is not None]
+            if known:
+                cache_write = sum(known)
+    return [
+        _count(usage.get("input_tokens")),
+        _count(usage.get("output_tokens")),
+        _count(usage.get("cache_read_input_tokens")),
+        cache_write,
+    ]
+
+
+# -- the shared core ---------------------------------------------------------------------------
+
+
+class _Claude:
+    """State shared by both formats: content blocks, calls, results, usage, final response."""
+
+    def __init__(self, b: TranscriptBuilder, *, session: bool) -> None:
+        self.b = b
+        self.session = session
+        self.servers: list[str] = []
+        # usage per API message (``message.id:requestId``), per field, keeping the max
+        self.usage: dict[str, list[int | None]] = {}
+        self.final_key: str | None = None
+        self.final_parts: list[str] = []
+        #: Task/Agent call id -> its input (for subagent type and description)
+        self.spawn_inputs: dict[str, dict[str, Any]] = {}
+        self.declared: set[str] = set()
+        self.first_ts: str | None = None
+        self.last_ts: str | None = None
+        self.models: list[str] = []
+
+    # -- envelope -------------------------------------------------------------------------
+
+    def timestamp(self, rec: dict[str, Any]) -> str | None:
+        ts = rec.get("timestamp")
+        if not isinstance(ts, str) or not ts:
+            return None
+        if self.first_ts is None:
+            self.first_ts = ts
+        self.last_ts = ts
+        return ts
+
+    def see_model(self, model: Any) -> None:
+        if isinstance(model, str) and model and model != "<synthetic>" and model not in self.models:
+            self.models.append(model)
+            if self.b.model is None:
+                self.b.model = model
+
+    def declare_subagent(self, agent_id: str, parent_call_id: str | None) -> None:
+        key = f"{agent_id}\0{parent_call_id}"
+        if key in self.declared:
+            return
+        self.declared.add(key)
+        inp = self.spawn_inputs.get(parent_call_id or "", {})
+        self.b.subagent(
+            agent_id,
+            parent_call_id=parent_call_id,
+            type=_nonempty(inp.get("subagent_type")),
+            description=_nonempty(inp.get("description")),
+        )
+
+    # -- usage ------------------------------------------------------------------------------
+
+    def add_usage(self, key: str, usage: Any) -> None:
+        fields = _usage_fields(usage)
+        if fields is None:
+            return
+        old = self.usage.get(key)
+        if old is None:
+            self.usage[key] = fields
+        else:
+            self.usage[key] = [
+                n if o is None else o if n is None else max(o, n) for o, n in zip(old, fields, strict=True)
+            ]
+
+    def usage_total(self, cost: float | None) -> Usage:
+        sums: list[int | None] = [None, None, None, None]
+        for fields in self.usage.values():
+            for i, v in enumerate(fields):
+                if v is not None:
+                    sums[i] = (sums[i] or 0) + v
+        return Usage(sums[0], sums[1], sums[2], sums[3], None, cost)
+
+    # -- assistant ----------------------------------------------------------------------------
+
+    def assistant(
+        self,
+        line: int,
+        rec: dict[str, Any],
+        msg: dict[str, Any],
+        *,
+        agent_id: str | None,
+        parent_id: str | None,
+        ts: str | None,
+        count_usage: bool = True,
+    ) -> None:
+        b = self.b
+        model = msg.get("model")
+        synthetic = model == "<synthetic>"
+        api_error = (
+            rec.get("isApiErrorMessage") is True
+            or rec.get("is_api_error_message") is True
+            or isinstance(rec.get("error"), str)
+        )
+        if not synthetic:
+            self.see_model(model)
+        mid = _nonempty(msg.get("id"))
+        if count_usage and not synthetic and "usage" in msg:
+            req = _str(rec.get("requestId")) or _str(rec.get("request_id")) or ""
+            self.add_usage(f"{mid}:{req}" if mid else f"#line{line}", msg.get("usage"))
+
+        content = msg.get("content")
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        elif not isinstance(content, list):
+            b.skip("assistant message without a content list")
+            return
+        for i, block in enumerate(content):
+            if not isinstance(block, dict):
+                if isinstance(block, str) and block.strip():
+                    block = {"type": "text", "text": block}
+                else:
+                    b.skip("content block that is not an object")
+                    continue
+            bt = block.get("type")
+            if bt == "text":
+                text = block.get("text")
+                if not isinstance(text, str) or not text.strip():
+                    b.skip("blank text block")
+                    continue
+                if api_error:
+                    b.error(text, line)
+                    b.message("system", text, line, agent_id=agent_id, meta=True)
+                elif synthetic:
+                    b.message("assistant", text, line, agent_id=agent_id, meta=True)
+                else:
+                    b.message("assistant", text, line, agent_id=agent_id)
+                    if agent_id is None:
+                        key = mid or f"#line{line}"
+                        if key == self.final_key:
+                            self.final_parts.append(text)
+                        else:
+                            self.final_key = key
+                            self.final_parts = [text]
+            elif bt == "thinking":
+                text = block.get("thinking")
+                if isinstance(text, str) and text:
+                    b.thinking(text, line, agent_id=agent_id)
+                else:
+                    b.skip("empty thinking block (signature only)")
+            elif bt == "redacted_thinking":
+                b.skip("redacted thinking block")
+            elif bt in ("tool_use", "server_tool_use"):
+                self.call(line, i, block, agent_id=agent_id, parent_id=parent_id, ts=ts)
+            elif isinstance(bt, str) and bt.endswith("_tool_result") and "tool_use_id" in block:
+                # server tool results (web_search_tool_result...) live in the assistant message
+                self.tool_result(line, block, None, ts=ts)
+            else:
+                b.unknown(f"assistant block {bt}" if isinstance(bt, str) else "assistant block without type")
+
+    def call(
+        self,
+        line: int,
+        index: int,
+        block: dict[str, Any],
+        *,
+        agent_id: str | None,
+        parent_id: str | None,
+        ts: str | None,
+    ) -> None:
+        b = self.b
+        name = block.get("name")
+        if not isinstance(name, str) or not name:
+            b.skip("tool_use without a name")
+            return
+        cid = block.get("id")
+        if isinstance(cid, str) and cid:
+            key = cid
+        else:
+            cid = ""
+            key = f"#line{line}:{index}"
+            b.note(f"tool_use without an id (first at line {line}): it cannot be paired with a result")
+        arguments, raw_arguments = decode_arguments(block.get("input"))
+        server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
+        kind = tool_kind(name)
+        if not b.call(
+            key,
+            id=cid,
+            name=name,
+            kind=kind,
+            arguments=arguments,
+            line=line,
+            raw_arguments=raw_arguments,
+            server=server,
+            tool=tool,
+            parent_id=parent_id,
+            agent_id=agent_id,
+            started_at=ts,
+        ):
+            b.skip("repeated tool_use (same id)")
+            return
+        if agent_id is not None and parent_id is None:
+            self.unparented_call(agent_id, key)
+        if kind == "subagent" and cid:
+            self.spawn_inputs[cid] = arguments
+
+    # -- user ---------------------------------------------------------------------------------
+
+    def user(
+        self,
+        line: int,
+        msg: dict[str, Any],
+        *,
+        agent_id: str | None,
+        ts: str | None,
+        payload: Any,
+        meta: bool,
+    ) -> None:
+        b = self.b
+        content = msg.get("content")
+        if isinstance(content, str):
+            if content.strip():
+                b.message("user", content, line, agent_id=agent_id, meta=meta or _injected_text(content))
+            else:
+                b.skip("blank user message")
+            return
+        if not isinstance(content, list):
+            b.skip("user message without content")
+            return
+        texts: list[str] = []
+        results: list[dict[str, Any]] = []
+        for block in content:
+            if isinstance(block, str):
+                texts.append(block)
+            elif not isinstance(block, dict):
+                b.skip("content block that is not an object")
+            else:
+                bt = block.get("type")
+                if bt == "tool_result":
+                    results.append(block)
+                elif bt == "text":
+                    t = block.get("text")
+                    if isinstance(t, str):
+                        texts.append(t)
+                    else:
+                        b.skip("text block without text")
+                elif bt in ("image", "document"):
+                    b.skip(f"{bt} block")
+                else:
+                    b.unknown(f"user block {bt}" if isinstance(bt, str) else "user block without type")
+        text = "\n".join(t for t in texts if t)
+        if text.strip():
+            b.message("user", text, line, agent_id=agent_id, meta=meta or _injected_text(text))
+        for block in results:
+            self.tool_result(line, block, payload if len(results) == 1 else None, ts=ts)
+
+    def tool_result(self, line: int, block: dict[str, Any], payload: Any, *, ts: str | None) -> None:
+        b = self.b
+        tid = block.get("tool_use_id")
+        if not isinstance(tid, str) or not tid:
+            b.skip("tool_result without a tool_use_id")
+            return
+        content = block.get("content")
+        text = content_text(content)
+        is_error = block.get("is_error") is True  # absent => false (formats §3.3)
+        raw = payload if payload is not None else (content if isinstance(content, (list, dict)) else None)
+        status = None
+        if payload == "User rejected tool use" or text.startswith(_REJECTED):
+            status = "declined"
+        elif isinstance(payload, dict) and payload.get("interrupted") is True:
+            status = "interrupted"
+        b.result(tid, text=text, line=line, raw=raw, is_error=is_error, status=status, ended_at=ts)
+        if self.session and isinstance(payload, dict):
+            agent = _nonempty(payload.get("agentId"))
+            info = b.call_info(tid)
+            if agent is not None and info is not None and info.kind == "subagent":
+                self.link_agent(agent, tid)
+
+    def link_agent(self, agent_id: str, parent_call_id: str) -> None:
+        """A subagent's spawning call became known (session logs link late)."""
+        self.declare_subagent(agent_id, parent_call_id)
+
+    def unparented_call(self, agent_id: str, key: str) -> None:
+        """A subagent call whose spawning call is not known yet (session logs)."""
+
+    # -- end ----------------------------------------------------------------------------------
+
+    def finish(self, fallback: str | None) -> None:
+        b = self.b
+        if self.final_parts:
+            b.set_final_response("\n".join(self.final_parts))
+        else:
+            b.set_final_response(fallback)
+        if self.first_ts is not None:
+            b.metadata.setdefault("started_at", self.first_ts)
+            b.metadata["ended_at"] = self.last_ts
+        if len(self.models) > 1:
+            b.metadata["models"] = list(self.models)
+
+
+# -- claude-stream-json -------------------------------------------------------------------------
+
+_INIT_KEYS = (
+    "cwd",
+    "tools",
+    "mcp_servers",
+    "permissionMode",
+    "apiKeySource",
+    "claude_code_version",
+    "output_style",
+    "agents",
+    "skills",
+    "slash_commands",
+    "plugins",
+)
+_STREAM_SKIP_SYSTEM = frozenset(
+    {
+        "hook_started",
+        "hook_response",
+        "hook_progress",
+        "thinking_tokens",
+        "task_progress",
+        "task_updated",
+        "task_notification",
+        "status",
+        "compact_boundary",
+        "api_retry",
+        "informational",
+        "local_command_output",
+    }
+)
 
 
 class ClaudeStreamJsonParser:
+    """``claude -p --output-format stream-json`` (JSONL or JSON array) and ``--output-format json``."""
+
     name = "claude-stream-json"
     agent = "claude-code"
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
-        return "not implemented yet"
+        types = types_in(head)
+        why = _codex_reason(types)
+        if why:
+            return why
+        for _, r in head:
+            if _is_session_record(r):
+                return "looks like a Claude session log (camel-case envelope or session-only record types)"
+        for _, r in head:
+            if _is_stream_record(r):
+                return None
+        if shape == "json-object":
+            return "a single JSON object that is not a Claude `result` record"
+        return (
+            f"no Claude stream-json event (system/init, result, or user/assistant with a `message` "
+            f"object) in the first {len(head)} records; {_seen(types)}"
+        )
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
-        raise NotImplementedError
+        st = _Claude(b, session=False)
+        result_usage: list[list[int | None]] = []
+        cost: float | None = None
+        result_text: str | None = None
+        result_failed = False
+        results = 0
+        for line, rec in records:
+            t = rec.get("type")
+            if t == "assistant" or t == "user":
+                msg = rec.get("message")
+                if not isinstance(msg, dict):
+                    b.skip(f"{t} record without a message object")
+                    continue
+                ts = st.timestamp(rec)
+                if b.session_id is None:
+                    b.session_id = _nonempty(rec.get("session_id"))
+                ptid = _nonempty(rec.get("parent_tool_use_id"))
+                if ptid is not None:
+                    st.declare_subagent(ptid, ptid)
+                if t == "assistant":
+                    st.assistant(line, rec, msg, agent_id=ptid, parent_id=ptid, ts=ts)
+                else:
+                    meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True
+                    st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta)
+            elif t == "system":
+                self._system(line, rec, st)
+            elif t == "result":
+                results += 1
+                st.timestamp(rec)
+                if b.session_id is None:
+                    b.session_id = _nonempty(rec.get("session_id"))
+                failed = self._result(line, rec, b)
+                result_failed = failed
+                r = rec.get("result")
+                result_text = r if isinstance(r, str) and r.strip() else None
+                for k in ("total_cost_usd", "cost_usd", "total_cost"):
+                    c = _num(rec.get(k))
+                    if c is not None:
+                        cost = c  # cumulative in multi-turn streams: the last one wins
+                        break
+                fields = _usage_fields(rec.get("usage"))
+                if fields is not None:
+                    result_usage.append(fields)
+            elif t in ("stream_event", "rate_limit_event", "keep_alive"):
+                b.skip(t)
+            elif t == "conversation_reset":
+                b.skip(t)
+                b.note("the stream contains a conversation_reset: totals restart after it")
+            elif isinstance(t, str):
+                b.unknown(t)
+            else:
+                b.unknown("(record without a string type)")
+        if results:
+            b.metadata["result_records"] = results
+        if result_usage:
+            st.usage = {str(i): u for i, u in enumerate(result_usage)}
+            b.usage_mode = "from result records (per turn, summed)"
+        elif st.usage:
+            b.usage_mode = "deduplicated per message.id"
+        if st.usage or cost is not None:
+            b.usage = st.usage_total(cost)
+        st.finish(None if result_failed else result_text)
+
+    @staticmethod
+    def _system(line: int, rec: dict[str, Any], st: _Claude) -> None:
+        b = st.b
+        sub = rec.get("subtype")
+        st.timestamp(rec)
+        if b.session_id is None:
+            b.session_id = _nonempty(rec.get("session_id"))
+        if sub == "init":
+            sid = _nonempty(rec.get("session_id"))
+            if sid is not None:
+                b.session_id = sid
+            model = _nonempty(rec.get("model"))
+            if model is not None and b.model is None:
+                b.model = model
+            st.see_model(model)
+            for k in _INIT_KEYS:
+                if k in rec and k not in b.metadata:
+                    b.metadata[k] = rec[k]
+            if "version" not in b.metadata and isinstance(rec.get("claude_code_version"), str):
+                b.metadata["version"] = rec["claude_code_version"]
+            servers = rec.get("mcp_servers")
+            if isinstance(servers, list):
+                for s in servers:
+                    n = s.get("name") if isinstance(s, dict) else s
+                    if isinstance(n, str) and n:
+                        # tool names carry the server name sanitised (``plugin:a:b`` -> ``plugin_a_b``)
+                        for variant in (n, _SANITIZE.sub("_", n)):
+                            if variant not in st.servers:
+                                st.servers.append(variant)
+            b.metadata["init_records"] = b.metadata.get("init_records", 0) + 1
+        elif sub == "task_started":
+            tid = _nonempty(rec.get("tool_use_id"))
+            if tid is None:
+                b.skip("system/task_started without tool_use_id")
+                return
+            b.subagent(
+                tid,
+                parent_call_id=tid,
+                type=_nonempty(rec.get("subagent_type")),
+                description=_nonempty(rec.get("description")),
+            )
+            task_id = _nonempty(rec.get("task_id"))
+            if task_id is not None:
+                b.metadata.setdefault("subagent_task_ids", {})[tid] = task_id
+        elif sub in _STREAM_SKIP_SYSTEM:
+            b.skip(f"system/{sub}")
+            if sub == "compact_boundary":
+                b.note("the conversation was compacted (system/compact_boundary)")
+        elif isinstance(sub, str):
+            b.unknown(f"system/{sub}")
+        else:
+            b.unknown("system (no subtype)")
+
+    @staticmethod
+    def _result(line: int, rec: dict[str, Any], b: TranscriptBuilder) -> bool:
+        """Record the run outcome; returns whether the run failed."""
+        subtype = _str(rec.get("subtype"))
+        is_error = rec.get("is_error") is True
+        md = b.metadata
+        md["result_subtype"] = subtype
+        md["is_error"] = is_error
+        for src, dst in (
+            ("terminal_reason", "terminal_reason"),
+            ("stop_reason", "stop_reason"),
+            ("num_turns", "num_turns"),
+            ("duration_ms", "duration_ms"),
+            ("duration_api_ms", "duration_api_ms"),
+            ("api_error_status", "api_error_status"),
+            ("permission_denials", "permission_denials"),
+            ("modelUsage", "model_usage"),
+        ):
+            if src in rec:
+                md[dst] = rec[src]
+        failed = is_error or (subtype is not None and subtype.startswith("error"))
+        if failed:
+            facts = [f"subtype {subtype}" if subtype else "no subtype"]
+            if isinstance(rec.get("terminal_reason"), str):
+                facts.append(f"terminal_reason {rec['terminal_reason']}")
+            if rec.get("api_error_status") is not None:
+                facts.append(f"API status {rec['api_error_status']}")
+            detail = ""
+            errors = rec.get("errors")
+            if isinstance(errors, list) and errors:
+                detail = "; ".join(e if isinstance(e, str) else json.dumps(e)[:200] for e in errors[:5])
+            elif isinstance(rec.get("result"), str):
+                detail = rec["result"][:300]
+            msg = f"the run ended with an error ({', '.join(facts)})"
+            b.error(f"{msg}: {detail}" if detail else msg, line)
+        return failed
+
+
+# -- claude-session -------------------------------------------------------------------------------
+
+_SESSION_SKIP = frozenset(
+    {
+        "file-history-snapshot",
+        "queue-operation",
+        "attachment",
+        "permission-mode",
+        "mode",
+        "custom-title",
+        "ai-title",
+        "tag",
+        "content-replacement",
+        "last-prompt",
+        "agent-name",
+    }
+)
+_ENVELOPE_META = ("cwd", "version", "gitBranch", "slug", "userType", "permissionMode")
+
+
+class _Session(_Claude):
+    def __init__(self, b: TranscriptBuilder) -> None:
+        super().__init__(b, session=True)
+        #: agent id of the file itself (``agent-<id>.jsonl``): its records are the main agent
+        self.file_agent: str | None = None
+        self.decided = False
+        self.agent_parent: dict[str, str] = {}
+        #: keys of calls of subagents whose parent call is not known yet
+        self.orphan_calls: dict[str, list[str]] = {}
+        self.mirrors: set[str] = set()
+        self.versions: list[str] = []
+
+    def agent_of(self, rec: dict[str, Any]) -> str | None:
+        side = rec.get("isSidechain") is True
+        aid = _nonempty(rec.get("agentId"))
+        if not self.decided:
+            # The first conversation line decides: a file that starts on a sidechain with an
+            # agentId is a subagent's own file, and that agent is the file's main agent.
+            self.decided = True
+            if side and aid is not None:
+                self.file_agent = aid
+                self.b.metadata["subagent_id"] = aid
+                if aid.startswith("acompact"):
+                    self.b.metadata["compaction"] = True
+        if not side:
+            return None
+        agent = aid or "sidechain"
+        return None if agent == self.file_agent else agent
+
+    def link_agent(self, agent_id: str, parent_call_id: str) -> None:
+        if agent_id == self.file_agent:
+            return
+        self.agent_parent.setdefault(agent_id, parent_call_id)
+        self.declare_subagent(agent_id, self.agent_parent[agent_id])
+        for key in self.orphan_calls.pop(agent_id, ()):
+            info = self.b.call_info(key)
+            if info is not None and info.parent_id is None:
+                self.b.update_call(key, parent_id=self.agent_parent[agent_id])
+
+    def envelope(self, rec: dict[str, Any]) -> None:
+        b = self.b
+        if b.session_id is None:
+            b.session_id = _nonempty(rec.get("sessionId")) or _nonempty(rec.get("session_id"))
+        md = b.metadata
+        for k in _ENVELOPE_META:
+            if k not in md:
+                v = rec.get(k)
+                if isinstance(v, str) and v:
+                    md[k] = v
+        v = rec.get("version")
+        if isinstance(v, str) and v and v not in self.versions:
+            self.versions.append(v)
+
+    def unparented_call(self, agent_id: str, key: str) -> None:
+        self.orphan_calls.setdefault(agent_id, []).append(key)
+
+    def progress(self, line: int, rec: dict[str, Any]) -> None:
+        b = self.b
+        data = rec.get("data")
+        dtype = data.get("type") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or dtype != "agent_progress":
+            b.skip(f"progress/{dtype}" if isinstance(dtype, str) else "progress")
+            return
+        parent = _nonempty(rec.get("parentToolUseID"))
+        agent = _nonempty(data.get("agentId")) or parent
+        m = data.get("message")
+        if agent is None or not isinstance(m, dict):
+            b.skip("progress/agent_progress without agent or message")
+            return
+        uid = _nonempty(m.get("uuid"))
+        if uid is not None:
+            if uid in self.mirrors:
+                b.skip("progress/agent_progress (repeated mirror)")
+                return
+            self.mirrors.add(uid)
+        inner = m.get("message")
+        if not isinstance(inner, dict):
+            b.skip("progress/agent_progress without message")
+            return
+        if agent == self.file_agent:
+            agent_id: str | None = None
+        else:
+            agent_id = agent
+            if parent is not None:
+                self.link_agent(agent, parent)
+        role = m.get("type") or inner.get("role")
+        ts = _nonempty(m.get("timestamp")) or _nonempty(rec.get("timestamp"))
+        if role == "assistant":
+            self.assistant(line, m, inner, agent_id=agent_id, parent_id=parent, ts=ts, count_usage=False)
+        elif role == "user":
+            self.user(line, inner, agent_id=agent_id, ts=ts, payload=m.get("toolUseResult"), meta=True)
+        else:
+            b.skip("progress/agent_progress of unknown role")
+
+    def system(self, line: int, rec: dict[str, Any], agent_id: str | None) -> None:
+        b = self.b
+        sub = rec.get("subtype")
+        label = f"system/{sub}" if isinstance(sub, str) else "system"
+        content = rec.get("content")
+        if sub == "compact_boundary":
+            b.skip(label)
+            b.metadata["compactions"] = b.metadata.get("compactions", 0) + 1
+            b.note("the conversation was compacted (system/compact_boundary)")
+        elif sub == "api_error" or rec.get("level") == "error":
+            text = content if isinstance(content, str) and content else label
+            b.error(text, line)
+            b.message("system", text, line, agent_id=agent_id, meta=True)
+        elif isinstance(content, str) and content.strip():
+            b.message("system", content, line, agent_id=agent_id, meta=True)
+        else:
+            b.skip(label)
 
 
 class ClaudeSessionParser:
+    """Claude Code session logs (``~/.claude/projects/<proj>/<session>.jsonl``, ``agent-*.jsonl``)."""
+
     name = "claude-session"
     agent = "claude-code"
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
-        return "not implemented yet"
+        types = types_in(head)
+        why = _codex_reason(types)
+        if why:
+            return why
+        for _, r in head:
+            if _is_session_record(r):
+                return None
+        return (
+            "no Claude session-log record (user/assistant/system with sessionId/parentUuid/"
+            "isSidechain, or file-history-snapshot/summary/progress/queue-operation) in the first "
+            f"{len(head)} records; {_seen(types)}"
+        )
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
-        raise NotImplementedError
+        st = _Session(b)
+        for line, rec in records:
+            t = rec.get("type")
+            if t == "user" or t == "assistant":
+                msg = rec.get("message")
+                if not isinstance(msg, dict):
+                    b.skip(f"{t} record without a message object")
+                    continue
+                st.envelope(rec)
+                ts = st.timestamp(rec)
+                agent_id = st.agent_of(rec)
+                if agent_id is not None and agent_id in st.agent_parent:
+                    parent: str | None = st.agent_parent[agent_id]
+                else:
+                    parent = None
+                if agent_id is not None:
+                    st.declare_subagent(agent_id, parent)
+                if t == "assistant":
+                    st.assistant(line, rec, msg, agent_id=agent_id, parent_id=parent, ts=ts)
+                else:
+                    meta = rec.get("isMeta") is True or rec.get("isCompactSummary") is True
+                    if rec.get("isCompactSummary") is True:
+                        b.metadata["compact_summaries"] = b.metadata.get("compact_summaries", 0) + 1
+                    st.user(line, msg, agent_id=agent_id, ts=ts, payload=rec.get("toolUseResult"), meta=meta)
+            elif t == "progress":
+                st.timestamp(rec)
+                st.progress(line, rec)
+            elif t == "system":
+                st.envelope(rec)
+                st.timestamp(rec)
+                st.system(line, rec, st.agent_of(rec) if "isSidechain" in rec else None)
+            elif t == "summary":
+                b.skip("summary")
+                s = rec.get("summary")
+                if isinstance(s, str):
+                    b.metadata.setdefault("summaries", []).append(s)
+            elif t in _SESSION_SKIP:
+                b.skip(t)
+            elif isinstance(t, str):
+                b.unknown(t)
+            else:
+                b.unknown("(record without a string type)")
+        if st.usage:
+            b.usage = st.usage_total(None)
+            b.usage_mode = "deduplicated per message.id"
+        if len(st.versions) > 1:
+            b.metadata["versions"] = list(st.versions)
+        st.finish(None)
+
+
+# -- subagent files -------------------------------------------------------------------------------
+
+
+def _first_session_id(path: Path) -> str | None:
+    try:
+        with path.open("rb") as f:
+            for raw in f:
+                if not raw.strip():
+                    continue
+                try:
+                    rec = json.loads(raw)
+                except ValueError:
+                    return None
+                return _str(rec.get("sessionId")) if isinstance(rec, dict) else None
+    except OSError:
+        return None
+    return None
+
+
+def find_subagent_files(main_path: str | Path) -> list[Path]:
+    """The subagent transcripts that belong to a Claude Code session log.
+
+    Claude Code 2.1.x writes them to ``<dir>/<session>/subagents/agent-<id>.jsonl`` (possibly
+    nested, e.g. ``subagents/workflows/<run>/``), where ``<session>`` is the main file's stem;
+    compaction runs are ``agent-acompact-<id>.jsonl`` there too. Older builds wrote
+    ``agent-<id>.jsonl`` beside the main file: those are included when their first record's
+    ``sessionId`` is the main session's. Sorted by path; ``[]`` when there are none.
+    """
+    main = Path(main_path)
+    session = main.stem
+    found: set[Path] = set()
+    sub = main.parent / session / "subagents"
+    if sub.is_dir():
+        found.update(p for p in sub.rglob("agent-*.jsonl") if p.is_file())
+    for p in _siblings(main):
+        if _first_session_id(p) == session:
+            found.add(p)
+    return sorted(found)
+
+
+def _siblings(main: Path) -> Iterable[Path]:
+    try:
+        return [p for p in main.parent.glob("agent-*.jsonl") if p.is_file() and p != main]
+    except OSError:
+        return []
