@@ -1,0 +1,53 @@
+"""The README's commands and examples run as written."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+README = (ROOT / "README.md").read_text()
+BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, flags=re.S)
+
+
+def _sh_commands() -> list[str]:
+    return [line for lang, body in BLOCKS if lang == "sh" for line in body.strip().splitlines()]
+
+
+def test_readme_opens_with_install_and_run_then_install_and_test() -> None:
+    first, second = _sh_commands()[:2]
+    assert first.startswith("pip install -e . && python -m agenteval_assert check samples/")
+    assert second == "pip install -e '.[dev]' && pytest"
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    second = _sh_commands()[1]
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert second in ci
+
+
+@pytest.mark.parametrize("command", [c.split(" && ", 1)[1] if " && " in c else c for c in _sh_commands()
+                                     if "pytest" not in c])
+def test_readme_shell_commands_run(command: str) -> None:
+    argv = shlex.split(command)
+    assert argv[0] == "python"
+    proc = subprocess.run(
+        [sys.executable, *argv[1:]], cwd=ROOT, capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    # check exits 1 when a check fails (the unanswered-call example is there to show one)
+    expected = 1 if "unanswered" in command else 0
+    assert proc.returncode == expected, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("code", [body for lang, body in BLOCKS if lang == "python"])
+def test_readme_python_examples_run(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {})
