@@ -1,0 +1,552 @@
+"""The explicit evaluation context of a Storybook agent-eval run.
+
+The reference suite reads ``__agent_eval__/agent.json``, ``results.json`` and ``transcript.txt``
+from the current directory and memoises what it computed for the life of the process (spec §1).
+Here everything hangs off one ``EvalContext`` object: build it from a saved sandbox directory
+(``EvalContext.from_sandbox``) or from parts (``EvalContext.from_parts``), pass it to every
+``expect_*`` function, and throw it away. Values derived from the transcript are computed once per
+context (never per process), so two contexts never see each other's data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import attrs
+
+from .._builder import TranscriptBuilder
+from .._reader import ReadStats
+from ..exceptions import AgentEvalError, TranscriptError, UsageError
+from ..model import Location, ToolCall, Transcript
+
+__all__ = [
+    "AGENT_CONTEXT_PATH",
+    "RESULTS_PATH",
+    "TRANSCRIPT_PATH",
+    "EvalContext",
+    "EvalProfile",
+    "Generation",
+    "SandboxError",
+    "ShellCommand",
+    "js_string",
+]
+
+#: Paths inside the sandbox, relative to the project root (spec §1.1).
+AGENT_CONTEXT_PATH = "__agent_eval__/agent.json"
+RESULTS_PATH = "__agent_eval__/results.json"
+TRANSCRIPT_PATH = "__agent_eval__/transcript.txt"
+
+Generation = Literal["A", "B", "C", "C+"]
+Integration = Literal["mcp", "plugin", "none"]
+
+_GENERATIONS = ("A", "B", "C", "C+")
+
+
+class SandboxError(AgentEvalError, ValueError):
+    """A sandbox directory (or one of its ``__agent_eval__`` files) cannot be used.
+
+    The message names the file. ``path`` is that file.
+    """
+
+    def __init__(self, message: str, *, path: str) -> None:
+        self.path = path
+        super().__init__(message)
+
+
+@attrs.define(frozen=True, slots=True)
+class EvalProfile:
+    """Which generation of the reference suite to reproduce, and the choices where they disagree.
+
+    Attributes:
+        generation: ``"B"`` (the reference profile of the spec: test-utils @05df4580),
+            ``"A"`` (legacy tool names), ``"C"`` (@11e16332) or ``"C+"`` (the newest tests).
+            It selects the CLI grammar, the review-link pattern, the Codex browser-navigation
+            rule and the test-run output rendering.
+        out_of_context: what ``expect_valid_storybook_launch_config`` / ``expect_preview_browser_started``
+            do when the run is not the agent/integration they are about: ``"fail"`` (the
+            fail-loud tests 58009682197, our default: never a silent pass) or ``"return"`` (the
+            @05df4580 source, which returns silently).
+        review_anchor: which ``review-create`` anchors ``expect_review_opened_in_browser``:
+            ``"first-successful"`` (C+ tests, E23, our default) or ``"last"`` (@11e16332 source).
+        strict_names: ``True`` reproduces the reference exactly: a name of the other vocabulary
+            (``get-documentation`` asked of a Gen B run) matches nothing. ``False`` (default)
+            translates legacy and current names into each other.
+        rerun_story_tests: ``True`` makes ``expect_story_tests_ran_and_passed`` rerun the tests in
+            the sandbox (ΔC+); it needs a live workspace with ``npx``. Default: ``False``.
+    """
+
+    generation: Generation = "B"
+    out_of_context: Literal["fail", "return"] = "fail"
+    review_anchor: Literal["first-successful", "last"] = "first-successful"
+    strict_names: bool = False
+    rerun_story_tests: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.generation not in _GENERATIONS:
+            raise UsageError(
+                f"unknown generation {self.generation!r}; choose one of: {', '.join(_GENERATIONS)}"
+            )
+        if self.out_of_context not in ("fail", "return"):
+            raise UsageError(f"out_of_context must be 'fail' or 'return', not {self.out_of_context!r}")
+        if self.review_anchor not in ("first-successful", "last"):
+            raise UsageError(
+                f"review_anchor must be 'first-successful' or 'last', not {self.review_anchor!r}"
+            )
+
+    @property
+    def names_profile(self) -> Literal["A", "B", "C"]:
+        """The profile handed to the workflow-call parser (``C+`` parses like ``C``)."""
+        return "C" if self.generation == "C+" else self.generation
+
+    @property
+    def is_c(self) -> bool:
+        """Generation C or C+."""
+        return self.generation in ("C", "C+")
+
+
+@attrs.define(frozen=True, slots=True)
+class ShellCommand:
+    """One shell command the agent ran (``results.json › o11y.shellCommands`` or the transcript).
+
+    Attributes:
+        command: the command text, as recorded.
+        location: where it is recorded: the transcript call when one has this exact text, else
+            the line of ``results.json``.
+        tool_call: the transcript's shell call with this text, where there is one.
+    """
+
+    command: str
+    location: Location | None = None
+    tool_call: ToolCall | None = None
+
+    @property
+    def succeeded(self) -> bool | None:
+        """The call's outcome where the transcript has it, else ``None``."""
+        if self.tool_call is None or self.tool_call.result is None:
+            return None
+        return not self.tool_call.is_error
+
+
+def js_string(value: Any) -> str:
+    """JavaScript ``String(value)`` for JSON-decoded values (``None`` is ``null``).
+
+    ``_MISSING`` prints ``undefined``; numbers print without a trailing ``.0``; objects print as
+    ``[object Object]``; arrays join their elements with commas.
+    """
+    if value is _MISSING:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "undefined"
+
+
+#: Stands for JavaScript ``undefined`` (a key that is absent).
+_MISSING: Any = _Missing()
+
+
+def _read_json_file(path: Path, rel: str) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SandboxError(f"{rel}: file not found (looked at {path})", path=str(path)) from None
+    except OSError as exc:
+        raise SandboxError(f"{rel}: cannot be read: {exc}", path=str(path)) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SandboxError(
+            f"{rel}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", path=str(path)
+        ) from None
+
+
+def _validate_agent_json(data: Any, path: str) -> tuple[str, Integration, bool]:
+    """The reference's ``getEvalContext`` checks, with its exact messages (spec §5.1)."""
+    rec = data if isinstance(data, dict) else {}
+    agent = rec.get("agent", _MISSING)
+    if not isinstance(agent, str):
+        raise SandboxError(
+            f"Expected {AGENT_CONTEXT_PATH} to contain an agent name. Received: {js_string(agent)}",
+            path=path,
+        )
+    integration = rec.get("integration", _MISSING)
+    if integration not in ("mcp", "plugin", "none"):
+        raise SandboxError(
+            f"Expected {AGENT_CONTEXT_PATH} to contain an integration. Received: {js_string(integration)}",
+            path=path,
+        )
+    return agent, cast(Integration, integration), rec.get("review") is True
+
+
+def agent_family(agent: str) -> str:
+    """``claude-code`` or ``codex`` by substring, as the reference selects its parser (§3.3)."""
+    for key in ("claude-code", "codex", "opencode", "gemini", "cursor", "bub"):
+        if key in agent:
+            return key
+    return agent
+
+
+def _empty_transcript(path: str, agent: str) -> Transcript:
+    fmt = "codex-exec" if agent_family(agent) == "codex" else "claude-session"
+    b = TranscriptBuilder(path, fmt, agent_family(agent))
+    return b.build(ReadStats(path=path, shape="empty"))
+
+
+def _load_transcript(path: Path, agent: str) -> Transcript:
+    from .. import load
+
+    try:
+        if path.stat().st_size == 0 or not path.read_bytes().strip():
+            return _empty_transcript(str(path), agent)
+    except FileNotFoundError:
+        raise SandboxError(f"{TRANSCRIPT_PATH}: file not found (looked at {path})", path=str(path)) from None
+    except OSError as exc:
+        raise SandboxError(f"{TRANSCRIPT_PATH}: cannot be read: {exc}", path=str(path)) from None
+    try:
+        return load(str(path))
+    except TranscriptError as exc:
+        raise SandboxError(f"{TRANSCRIPT_PATH}: {exc}", path=str(path)) from exc
+
+
+def _line_of(text: str, needle: str, start: int) -> tuple[int, int]:
+    """1-based line of *needle* in *text* at or after *start*, and the index after it (or 0, start)."""
+    i = text.find(needle, start)
+    if i < 0:
+        return 0, start
+    return text.count("\n", 0, i) + 1, i + len(needle)
+
+
+@attrs.define(slots=False, eq=False)
+class EvalContext:
+    """Everything the Storybook assertions read about one run.
+
+    Attributes:
+        agent: ``agent.json › agent`` (``claude-code``, ``codex``...).
+        integration: ``mcp``, ``plugin`` or (Gen C) ``none``.
+        review: ``agent.json › review === true``.
+        transcript: the parsed transcript (``transcript.txt``).
+        workspace: the project root (where ``package.json`` and the story files are).
+        profile: the generation and the choices where generations disagree.
+        shell_commands: the shell commands as the harness recorded them.
+        transcript_path / results_path / agent_json_path: the files read (``None`` when given
+            as parts).
+        notes: facts about how the context was built (e.g. shell commands taken from the
+            transcript because ``results.json`` was absent).
+    """
+
+    agent: str
+    integration: Integration
+    review: bool
+    transcript: Transcript
+    workspace: Path
+    profile: EvalProfile = attrs.field(factory=EvalProfile)
+    shell_commands: tuple[ShellCommand, ...] = ()
+    transcript_path: Path | None = None
+    results_path: Path | None = None
+    agent_json_path: Path | None = None
+    notes: tuple[str, ...] = ()
+    _cache: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def from_sandbox(
+        cls,
+        directory: str | os.PathLike[str],
+        *,
+        profile: EvalProfile | None = None,
+        transcript: Transcript | None = None,
+    ) -> EvalContext:
+        """Read a saved sandbox: ``__agent_eval__/{agent,results}.json`` and ``transcript.txt``.
+
+        Raises ``SandboxError`` naming the file when one is missing or malformed. A missing
+        ``results.json`` is tolerated: the shell commands then come from the transcript (noted
+        in ``notes``).
+        """
+        root = Path(directory)
+        if not root.is_dir():
+            raise SandboxError(f"{root}: not a directory (expected a saved sandbox)", path=str(root))
+        agent_path = root / AGENT_CONTEXT_PATH
+        agent, integration, review = _validate_agent_json(
+            _read_json_file(agent_path, AGENT_CONTEXT_PATH), str(agent_path)
+        )
+        tpath = root / TRANSCRIPT_PATH
+        parsed = transcript if transcript is not None else _load_transcript(tpath, agent)
+        rpath = root / RESULTS_PATH
+        notes: list[str] = []
+        if rpath.exists():
+            shell = _shell_commands_from_results(rpath, parsed)
+        else:
+            shell = _shell_commands_from_transcript(parsed)
+            notes.append(f"{RESULTS_PATH} is absent: shell commands are taken from the transcript")
+            rpath = None  # type: ignore[assignment]
+        return cls(
+            agent=agent,
+            integration=integration,
+            review=review,
+            transcript=parsed,
+            workspace=root,
+            profile=profile or EvalProfile(),
+            shell_commands=tuple(shell),
+            transcript_path=tpath,
+            results_path=rpath,
+            agent_json_path=agent_path,
+            notes=tuple(notes),
+        )
+
+    @classmethod
+    def from_parts(
+        cls,
+        transcript: Transcript | str | os.PathLike[str],
+        *,
+        agent: str | None = None,
+        integration: str = "mcp",
+        review: bool = False,
+        workspace: str | os.PathLike[str] = ".",
+        shell_commands: Sequence[str] | None = None,
+        results: str | os.PathLike[str] | Mapping[str, Any] | None = None,
+        profile: EvalProfile | None = None,
+    ) -> EvalContext:
+        """Build a context from a transcript (file or parsed) and the facts of ``agent.json``.
+
+        ``shell_commands`` (or ``results``, a ``results.json`` path or its decoded object) stand
+        for the harness's recorded commands; without either they come from the transcript.
+        """
+        if isinstance(transcript, Transcript):
+            parsed = transcript
+            tpath = None if transcript.path.startswith("<") else Path(transcript.path)
+        else:
+            tpath = Path(transcript)
+            parsed = _load_transcript(tpath, agent or "claude-code")
+        agent_name = agent if agent is not None else parsed.agent
+        agent_name, integ, rev = _validate_agent_json(
+            {"agent": agent_name, "integration": integration, "review": review}, "<parts>"
+        )
+        notes: list[str] = []
+        rpath: Path | None = None
+        if shell_commands is not None:
+            shell = _locate_commands(list(shell_commands), parsed, None, "")
+        elif isinstance(results, Mapping):
+            shell = _locate_commands(_commands_of_results(results), parsed, None, "")
+        elif results is not None:
+            rpath = Path(results)
+            shell = _shell_commands_from_results(rpath, parsed)
+        else:
+            shell = _shell_commands_from_transcript(parsed)
+            notes.append("no results.json given: shell commands are taken from the transcript")
+        return cls(
+            agent=agent_name,
+            integration=integ,
+            review=rev,
+            transcript=parsed,
+            workspace=Path(workspace),
+            profile=profile or EvalProfile(),
+            shell_commands=tuple(shell),
+            transcript_path=tpath,
+            results_path=rpath,
+            notes=tuple(notes),
+        )
+
+    def with_profile(self, profile: EvalProfile) -> EvalContext:
+        """The same run seen through another profile (a fresh context: nothing cached is shared)."""
+        return attrs.evolve(self, profile=profile)
+
+    # -- derived views (computed once per context) -------------------------------------------
+
+    def _memo(self, key: str, fn: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = fn()
+        return self._cache[key]
+
+    @property
+    def agent_family(self) -> str:
+        """``claude-code`` / ``codex`` (the substring rule of the reference parser selection)."""
+        return agent_family(self.agent)
+
+    @property
+    def is_claude(self) -> bool:
+        return self.agent_family == "claude-code"
+
+    @property
+    def is_codex(self) -> bool:
+        return self.agent_family == "codex"
+
+    @property
+    def final_assistant_message(self) -> str | None:
+        """The last assistant text of the main agent (spec §3.4), or ``None``."""
+        return self.transcript.final_response
+
+    @property
+    def shell_command_texts(self) -> list[str]:
+        """``getShellCommands()``: the recorded command strings, in order."""
+        return [c.command for c in self.shell_commands]
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """Every tool call of the transcript (subagents included, as the reference parser sees them)."""
+        return self.transcript.all_tool_calls
+
+    @property
+    def workflow_calls(self) -> list[Any]:
+        """``getStorybookWorkflowCalls()``: the calls the reference counts for this integration.
+
+        plugin: the CLI calls parsed from the recorded shell commands; mcp/none: the transcript's
+        MCP tool calls whose name normalises (Codex: completed items only).
+        """
+        return cast(list[Any], self._memo("workflow_calls", self._compute_workflow_calls))
+
+    def _compute_workflow_calls(self) -> list[Any]:
+        from . import _workflow as wf
+
+        prof = self.profile.names_profile
+        if self.integration == "plugin":
+            out: list[Any] = []
+            order = 0
+            for sc in self.shell_commands:
+                for call in wf.parse_workflow_shell_commands([sc.command], profile=prof):
+                    changes: dict[str, Any] = {"order": order}
+                    if getattr(call, "location", None) is None and sc.location is not None:
+                        changes["location"] = sc.location
+                    if getattr(call, "tool_call", None) is None and sc.tool_call is not None:
+                        changes["tool_call"] = sc.tool_call
+                    if getattr(call, "command", None) is None:
+                        changes["command"] = sc.command
+                    out.append(_evolve(call, changes))
+                    order += 1
+            return out
+        calls = [c for c in wf.workflow_calls(self.transcript, profile=prof) if c.source == "mcp"]
+        if self.is_codex:
+            # The reference reads only ``item.completed`` lines for Codex MCP calls.
+            calls = [c for c in calls if c.tool_call is None or c.tool_call.result is not None]
+        return calls
+
+    def workflow_results(self, name: str) -> list[Any]:
+        """``getWorkflowToolResults(name)``: results of workflow calls *name*, as they arrive.
+
+        Generation C renders ``test-run --json`` documents to markdown (spec §6.3).
+        """
+
+        def compute() -> list[Any]:
+            from . import _report
+            from . import _workflow as wf
+
+            results = list(wf.workflow_results(self.transcript, name, profile=self.profile.names_profile))
+            if self.profile.is_c and name == "test-run":
+                rendered = []
+                for r in results:
+                    text = _report.render_test_run_json_output(r.output)
+                    rendered.append(r if text is None else _evolve(r, {"output": text}))
+                results = rendered
+            return results
+
+        return cast(list[Any], self._memo("results:" + name, compute))
+
+    @property
+    def sandbox_runs(self) -> dict[str, Any]:
+        """Story-test reruns in this sandbox, per project directory (ΔC+), cached per context."""
+        return cast(dict[str, Any], self._cache.setdefault("sandbox_runs", {}))
+
+    def path(self, relative: str) -> Path:
+        """A workspace path."""
+        return self.workspace / relative
+
+    def describe(self) -> str:
+        """``agent=claude-code integration=mcp review=false`` (for messages and reports)."""
+        return (
+            f"agent={self.agent} integration={self.integration} "
+            f"review={'true' if self.review else 'false'} generation={self.profile.generation}"
+        )
+
+
+def _evolve(obj: Any, changes: dict[str, Any]) -> Any:
+    if not changes:
+        return obj
+    if attrs.has(type(obj)):
+        fields = {f.name for f in attrs.fields(type(obj))}
+        return attrs.evolve(obj, **{k: v for k, v in changes.items() if k in fields})
+    return obj
+
+
+def _commands_of_results(data: Any) -> list[str]:
+    """``JSON.parse(results.json).o11y?.shellCommands`` → the string ``command`` values."""
+    if not isinstance(data, Mapping):
+        return []
+    o11y = data.get("o11y")
+    cmds = o11y.get("shellCommands") if isinstance(o11y, Mapping) else None
+    if not isinstance(cmds, list):
+        return []
+    return [c["command"] for c in cmds if isinstance(c, Mapping) and isinstance(c.get("command"), str)]
+
+
+def _shell_commands_from_results(path: Path, transcript: Transcript) -> list[ShellCommand]:
+    data = _read_json_file(path, RESULTS_PATH)
+    if not isinstance(data, dict):
+        raise SandboxError(
+            f"{RESULTS_PATH}: expected a JSON object with o11y.shellCommands, found {type(data).__name__}",
+            path=str(path),
+        )
+    text = path.read_text(encoding="utf-8")
+    return _locate_commands(_commands_of_results(data), transcript, path, text)
+
+
+def _locate_commands(
+    commands: list[str], transcript: Transcript, results_path: Path | None, results_text: str
+) -> list[ShellCommand]:
+    """Attach to each recorded command the transcript shell call with the same text (in order)."""
+    pending: dict[str, list[ToolCall]] = {}
+    for call in transcript.all_tool_calls:
+        if call.kind == "shell" and call.command is not None:
+            pending.setdefault(call.command, []).append(call)
+    used: dict[str, int] = {}
+    out: list[ShellCommand] = []
+    pos = 0
+    for cmd in commands:
+        k = used.get(cmd, 0)
+        matches = pending.get(cmd, [])
+        hit = matches[k] if k < len(matches) else None
+        used[cmd] = k + 1
+        loc: Location | None = hit.location if hit is not None else None
+        if loc is None and results_path is not None:
+            line, pos = _line_of(results_text, json.dumps(cmd, ensure_ascii=False), pos)
+            if line == 0:
+                line, pos = _line_of(results_text, json.dumps(cmd), pos)
+            loc = Location(str(results_path), line) if line else None
+        out.append(ShellCommand(cmd, loc, hit))
+    return out
+
+
+def _shell_commands_from_transcript(transcript: Transcript) -> list[ShellCommand]:
+    return [
+        ShellCommand(c.command, c.location, c)
+        for c in transcript.all_tool_calls
+        if c.kind == "shell" and c.command is not None
+    ]
