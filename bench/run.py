@@ -1,0 +1,560 @@
+"""The benchmark: ``python -m bench.run`` (full) or ``python -m bench.run --smoke`` (CI).
+
+In one run, on generated transcripts (``bench.generate``) of every format and size:
+
+* parse + normalise time of ``agenteval_assert.load``: MB/s, tool calls/s, peak RSS;
+* the baseline, a plain ``json.loads`` loop over the same lines: our time ÷ its time;
+* the peers, where installed (``bench/setup_peers.sh``): ``claude-agent-sdk``'s message parser
+  (stream-json), ``claude-code-log`` (session logs), ``@vercel/agent-eval`` under Node.js
+  (Claude and Codex): their time ÷ ours, and the tool calls each one found;
+* the check suite on the largest Claude session log: its time ÷ the parse time;
+* ``python -m agenteval_assert check`` on a batch of small transcripts: files per second.
+
+Every figure is measured in a fresh process (so peak RSS is the child's own, minus what the
+interpreter and the imports already held), several times, in rotating order; the tables give
+the median and the spread (min–max). Results go to stdout and ``bench/results/latest.{md,json}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bench import generate as gen
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+PEERS = BENCH / ".peers"
+PEER_PYTHON = PEERS / "venv" / "bin" / "python"
+VERCEL_MODULE = PEERS / "node" / "node_modules" / "@vercel" / "agent-eval" / "dist" / "lib" / "o11y" / "index.js"
+RESULTS = BENCH / "results"
+SMOKE_SIZE = 64_000
+SMOKE_BATCH = (20, 8_000)
+FULL_BATCH = (1000, 20_000)
+TIMEOUT = 1800.0
+
+#: The peers: name → (formats it parses, how to run it).
+PEER_FORMATS: dict[str, tuple[str, ...]] = {
+    "claude-agent-sdk": ("claude-stream-json",),
+    "claude-code-log": ("claude-session",),
+    "vercel-agent-eval": ("claude-session", "claude-stream-json", "codex-exec", "codex-rollout"),
+}
+_VERCEL_AGENT = {
+    "claude-session": "claude-code",
+    "claude-stream-json": "claude-code",
+    "codex-exec": "codex",
+    "codex-rollout": "codex",
+}
+
+Measurement = dict[str, Any]
+
+
+# -- machine ---------------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    """Cores, memory, CPU model, Python and Node versions."""
+    info: dict[str, Any] = {
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+    }
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    info["memory_gib"] = round(int(line.split()[1]) / 1024 / 1024, 1)
+                    break
+    except OSError:
+        pass
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    node = shutil.which("node")
+    if node:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            info["node"] = subprocess.run(
+                [node, "--version"], capture_output=True, text=True, timeout=20, check=False
+            ).stdout.strip()
+    return info
+
+
+# -- running children --------------------------------------------------------------------------
+
+
+def _child(cmd: Sequence[str], timeout: float = TIMEOUT) -> Measurement:
+    """Run one measurement process; its last stdout line is a JSON object."""
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(
+            list(cmd), cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": f"timed out after {timeout:.0f} s"}
+    wall = time.perf_counter() - t0
+    lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+    if not lines:
+        return {"ok": False, "error": f"exit {p.returncode}, no output: {p.stderr.strip()[-400:]}", "wall": wall}
+    try:
+        out: Measurement = json.loads(lines[-1])
+    except ValueError:
+        return {"ok": False, "error": f"exit {p.returncode}, bad output: {lines[-1][:200]}", "wall": wall}
+    out["wall"] = wall
+    return out
+
+
+def _py_child(kind: str, path: Path | str, python: str = sys.executable) -> Measurement:
+    return _child([python, "-m", "bench._measure", kind, str(path)])
+
+
+def peers_available() -> dict[str, str | None]:
+    """Each peer → ``None`` if it can run here, else why not."""
+    why: dict[str, str | None] = {}
+    if not PEER_PYTHON.exists():
+        why["claude-agent-sdk"] = why["claude-code-log"] = "not installed (run bench/setup_peers.sh)"
+    else:
+        for name, mod in (("claude-agent-sdk", "claude_agent_sdk"), ("claude-code-log", "claude_code_log")):
+            p = subprocess.run(
+                [str(PEER_PYTHON), "-c", f"import {mod}"], capture_output=True, text=True, check=False, timeout=120
+            )
+            why[name] = None if p.returncode == 0 else f"import failed: {p.stderr.strip()[-200:]}"
+    if not VERCEL_MODULE.exists():
+        why["vercel-agent-eval"] = "not installed (run bench/setup_peers.sh)"
+    elif not shutil.which("node"):
+        why["vercel-agent-eval"] = "node not found"
+    else:
+        why["vercel-agent-eval"] = None
+    return why
+
+
+def run_peer(peer: str, fmt: str, path: Path) -> Measurement:
+    if peer == "claude-agent-sdk":
+        return _py_child("sdk", path, str(PEER_PYTHON))
+    if peer == "claude-code-log":
+        return _py_child("ccl", path, str(PEER_PYTHON))
+    node = shutil.which("node") or "node"
+    return _child([node, str(BENCH / "peer_vercel.mjs"), str(VERCEL_MODULE), str(path), _VERCEL_AGENT[fmt]])
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+def summarise(values: Sequence[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values)}
+
+
+def _ok(ms: Sequence[Measurement]) -> list[Measurement]:
+    return [m for m in ms if m.get("ok")]
+
+
+def _err(ms: Sequence[Measurement]) -> str | None:
+    bad = [m for m in ms if not m.get("ok")]
+    return str(bad[0].get("error")) if bad else None
+
+
+def _mem_multiple(m: Measurement, size: int) -> float:
+    return max(0, int(m["rss_peak_kb"]) - int(m["rss_base_kb"])) * 1024 / size
+
+
+# -- the benchmark -----------------------------------------------------------------------------
+
+
+def bench_parse(
+    formats: Sequence[str],
+    sizes: Sequence[int],
+    runs_for: dict[int, int],
+    peers: dict[str, str | None],
+    data: Path,
+    seed: int,
+    log: Any,
+) -> list[dict[str, Any]]:
+    rows = []
+    for size in sizes:
+        for fmt in formats:
+            path, manifest = gen.ensure(fmt, size, data, seed=seed)
+            nbytes = path.stat().st_size
+            who = ["baseline", "ours"] + [p for p, f in PEER_FORMATS.items() if fmt in f and peers.get(p) is None]
+            got: dict[str, list[Measurement]] = {w: [] for w in who}
+            runs = runs_for[size]
+            for i in range(runs):
+                order = who[i % len(who) :] + who[: i % len(who)]  # rotate: drift hits everyone alike
+                for w in order:
+                    if w == "baseline":
+                        m = _py_child("baseline", path)
+                    elif w == "ours":
+                        m = _py_child("ours", path)
+                    else:
+                        m = run_peer(w, fmt, path)
+                    got[w].append(m)
+                    status = f"{m['seconds']:.3f} s" if m.get("ok") else f"ERROR {m.get('error')}"
+                    log(f"  {fmt} {gen.size_label(size)} run {i + 1}/{runs} {w}: {status}")
+            row: dict[str, Any] = {
+                "format": fmt,
+                "size": gen.size_label(size),
+                "bytes": nbytes,
+                "lines": manifest["lines"],
+                "expected": {k: manifest[k] for k in ("tool_calls", "subagent_tool_calls", "tool_errors")},
+                "raw": got,
+            }
+            for w in who:
+                ok = _ok(got[w])
+                row[w] = {
+                    "seconds": summarise([m["seconds"] for m in ok]),
+                    "mem_x": summarise([_mem_multiple(m, nbytes) for m in ok]),
+                    "calls": ok[0].get("calls") if ok else None,
+                    "error": _err(got[w]),
+                }
+            ours = _ok(got["ours"])
+            if ours:
+                o = ours[0]
+                row["ours"]["found"] = {k: o.get(k) for k in ("tool_calls", "subagent_tool_calls", "tool_errors")}
+                row["ours"]["complete"] = o.get("complete")
+                row["ours"]["matches_manifest"] = row["ours"]["found"] == row["expected"] and bool(o.get("complete"))
+            rows.append(row)
+    return rows
+
+
+def bench_checks(path: Path, runs: int, log: Any) -> dict[str, Any]:
+    ms = []
+    for i in range(runs):
+        m = _py_child("checks", path)
+        ms.append(m)
+        status = (
+            f"parse {m['parse_seconds']:.3f} s, {m['n_checks']} checks {m['seconds']:.4f} s"
+            if m.get("ok")
+            else f"ERROR {m.get('error')}"
+        )
+        log(f"  checks run {i + 1}/{runs}: {status}")
+    ok = _ok(ms)
+    return {
+        "file": path.name,
+        "bytes": path.stat().st_size,
+        "suite": ok[0]["suite"] if ok else None,
+        "n_checks": ok[0]["n_checks"] if ok else None,
+        "statuses": ok[0]["statuses"] if ok else None,
+        "parse_seconds": summarise([m["parse_seconds"] for m in ok]),
+        "check_seconds": summarise([m["seconds"] for m in ok]),
+        "ratio": summarise([m["seconds"] / m["parse_seconds"] for m in ok]),
+        "error": _err(ms),
+        "raw": ms,
+    }
+
+
+def bench_batch(n: int, size: int, runs: int, data: Path, seed: int, log: Any) -> dict[str, Any]:
+    paths = gen.batch(n, size, data, seed=seed)
+    rel = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in paths]
+    total = sum(p.stat().st_size for p in paths)
+    cli: list[Measurement] = []
+    lib: list[Measurement] = []
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+        f.write("\n".join(rel))
+        listing = f.name
+    try:
+        for i in range(runs):
+            t0 = time.perf_counter()
+            p = subprocess.run(
+                [sys.executable, "-m", "agenteval_assert", "check", *rel],
+                cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+            )
+            wall = time.perf_counter() - t0
+            last = (p.stdout.strip().splitlines() or [""])[-1]
+            m: Measurement = {"ok": p.returncode in (0, 1, 4), "seconds": wall, "exit": p.returncode, "closing": last}
+            if not m["ok"]:
+                m["error"] = f"exit {p.returncode}: {(p.stderr.strip() or last)[-300:]}"
+            cli.append(m)
+            lm = _child([sys.executable, "-m", "bench._measure", "batch", "@" + listing])
+            lib.append(lm)
+            log(
+                f"  batch run {i + 1}/{runs}: CLI {wall:.2f} s (exit {p.returncode}); "
+                + (f"library {lm['seconds']:.2f} s" if lm.get("ok") else f"library ERROR {lm.get('error')}")
+            )
+    finally:
+        os.unlink(listing)
+    cli_ok, lib_ok = _ok(cli), _ok(lib)
+    return {
+        "files": n,
+        "bytes": total,
+        "cli_seconds": summarise([m["seconds"] for m in cli_ok]),
+        "cli_files_per_s": summarise([n / m["seconds"] for m in cli_ok]),
+        "cli_exit": cli[0].get("exit") if cli else None,
+        "cli_closing": cli[0].get("closing") if cli else None,
+        "cli_error": _err(cli),
+        "lib_seconds": summarise([m["seconds"] for m in lib_ok]),
+        "lib_files_per_s": summarise([n / m["seconds"] for m in lib_ok]),
+        "lib_not_passing": lib_ok[0].get("not_passing") if lib_ok else None,
+        "lib_error": _err(lib),
+    }
+
+
+# -- report ------------------------------------------------------------------------------------
+
+
+def _fmt_s(s: dict[str, float] | None, digits: int = 3) -> str:
+    if not s:
+        return "n/a"
+    return f"{s['median']:.{digits}f} ({s['min']:.{digits}f}–{s['max']:.{digits}f})"
+
+
+def _ratio(a: dict[str, float] | None, b: dict[str, float] | None) -> str:
+    if not a or not b or not b["median"]:
+        return "n/a"
+    return f"{a['median'] / b['median']:.2f}"
+
+
+def _ratio_f(a: dict[str, float] | None, b: dict[str, float] | None) -> float | None:
+    if not a or not b or not b["median"]:
+        return None
+    return a["median"] / b["median"]
+
+
+def render(res: dict[str, Any]) -> str:
+    m = res["machine"]
+    out = [
+        f"# agenteval-assert benchmark — {res['started']}",
+        "",
+        (f"Machine: {m.get('cpu', '?')}, {m.get('cores')} cores, {m.get('memory_gib', '?')} GiB; "
+        f"{m.get('implementation')} {m.get('python')}; Node {m.get('node', 'n/a')}; {m.get('platform')}."),
+        (f"Mode: {res['mode']}; runs per figure: {res['runs']}; seed {res['seed']}; "
+        f"agenteval-assert {res.get('version', '?')} at {res.get('commit', '?')}."),
+        "Times are medians with (min–max) over the runs; each run is a fresh process. MB = 10^6 bytes.",
+        "",
+        "## Parse + normalise (`agenteval_assert.load`) against a plain `json.loads` loop",
+        "",
+        "| format | size | json.loads loop s | ours s | ours ÷ loop | MB/s | tool calls/s | peak RSS ÷ file | calls found / expected |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in res["parse"]:
+        b, o = r["baseline"], r["ours"]
+        if o["seconds"]:
+            mbs = r["bytes"] / 1e6 / o["seconds"]["median"]
+            cps = (o["calls"] or 0) / o["seconds"]["median"]
+            found = o.get("found") or {}
+            exp = r["expected"]
+            calls = (
+                f"{(found.get('tool_calls') or 0) + (found.get('subagent_tool_calls') or 0):,} / "
+                f"{exp['tool_calls'] + exp['subagent_tool_calls']:,}"
+                + ("" if o.get("matches_manifest") else " ⚠")
+            )
+            mem = f"{o['mem_x']['median']:.2f}" if o["mem_x"] else "n/a"
+            out.append(
+                f"| {r['format']} | {r['size']} | {_fmt_s(b['seconds'])} | {_fmt_s(o['seconds'])} | "
+                f"{_ratio(o['seconds'], b['seconds'])} | {mbs:.1f} | {cps:,.0f} | {mem} | {calls} |"
+            )
+        else:
+            out.append(
+                f"| {r['format']} | {r['size']} | {_fmt_s(b['seconds'])} | error: {o['error']} | n/a | n/a | n/a | n/a | n/a |"
+            )
+    out += [
+        "",
+        ("⚠ = the tool calls, subagent calls or errors found differ from what the generator wrote, "
+        "or the transcript is not `health.complete`."),
+        "",
+        "## Peers on the same files (peer time ÷ our time: above 1 means we are faster)",
+        "",
+        "| peer | format | size | peer s | ours s | peer ÷ ours | peer peak RSS ÷ file | calls the peer found |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    any_peer = False
+    for r in res["parse"]:
+        for peer in PEER_FORMATS:
+            if peer not in r:
+                continue
+            any_peer = True
+            p, o = r[peer], r["ours"]
+            if p["seconds"]:
+                mem = f"{p['mem_x']['median']:.2f}" if p["mem_x"] else "n/a"
+                out.append(
+                    f"| {peer} | {r['format']} | {r['size']} | {_fmt_s(p['seconds'])} | {_fmt_s(o['seconds'])} | "
+                    f"{_ratio(p['seconds'], o['seconds'])} | {mem} | {p['calls']} |"
+                )
+            else:
+                out.append(f"| {peer} | {r['format']} | {r['size']} | error: {p['error']} | | | | |")
+    if not any_peer:
+        out.append("| (none run) | | | | | | | |")
+    skipped = {k: v for k, v in res["peers"].items() if v}
+    if skipped:
+        out += ["", "Peers not run: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()) + "."]
+    c = res.get("checks")
+    if c:
+        out += [
+            "",
+            f"## Check suite on `{c['file']}` ({c['bytes'] / 1e6:.0f} MB)",
+            "",
+            f"Suite: {c['suite']} — {c['n_checks']} checks, outcomes {c['statuses']}.",
+            "",
+            "| parse s | checks s | checks ÷ parse |",
+            "|---|---|---|",
+            f"| {_fmt_s(c['parse_seconds'])} | {_fmt_s(c['check_seconds'], 4)} | {_fmt_s(c['ratio'], 4)} |",
+        ]
+        if c["error"]:
+            out.append(f"\nError: {c['error']}")
+    bt = res.get("batch")
+    if bt:
+        out += [
+            "",
+            (f"## `python -m agenteval_assert check` on {bt['files']:,} small transcripts "
+            f"({bt['bytes'] / bt['files'] / 1e3:.0f} KB each, the four formats mixed)"),
+            "",
+            "| how | s | files/s |",
+            "|---|---|---|",
+            (f"| one `check` process over all files (end to end) | {_fmt_s(bt['cli_seconds'], 2)} | "
+            f"{_fmt_s(bt['cli_files_per_s'], 0)} |"),
+            (f"| library: `load` + health checks per file, one process | {_fmt_s(bt['lib_seconds'], 2)} | "
+            f"{_fmt_s(bt['lib_files_per_s'], 0)} |"),
+            "",
+            f"CLI exit code {bt['cli_exit']}; closing line: `{bt['cli_closing']}`.",
+        ]
+        for k in ("cli_error", "lib_error"):
+            if bt[k]:
+                out.append(f"{k}: {bt[k]}")
+    t = res.get("targets")
+    if t:
+        out += ["", "## Targets", "", "| target | result | met |", "|---|---|---|"]
+        for row in t:
+            met = {True: "yes", False: "**no**", None: "n/a"}[row["met"]]
+            out.append(f"| {row['target']} | {row['result']} | {met} |")
+    return "\n".join(out) + "\n"
+
+
+def targets(res: dict[str, Any]) -> list[dict[str, Any]]:
+    """The issue's targets, checked on the largest size measured."""
+    rows: list[dict[str, Any]] = []
+    parse = res["parse"]
+    if not parse:
+        return rows
+    biggest = max(r["bytes"] for r in parse)
+    big_size = next(r["size"] for r in parse if r["bytes"] == biggest)
+    big = [r for r in parse if r["size"] == big_size]
+    for r in big:
+        ratio = _ratio_f(r["ours"]["seconds"], r["baseline"]["seconds"])
+        rows.append({
+            "target": f"{r['format']} {r['size']}: parse ≥ half the json.loads loop's speed (ours ÷ loop ≤ 2)",
+            "result": "n/a" if ratio is None else f"{ratio:.2f}",
+            "met": None if ratio is None else ratio <= 2.0,
+        })
+    for r in big:
+        mx = r["ours"]["mem_x"]
+        rows.append({
+            "target": f"{r['format']} {r['size']}: peak memory ≤ 3x the file",
+            "result": "n/a" if not mx else f"{mx['median']:.2f}x",
+            "met": None if not mx else mx["median"] <= 3.0,
+        })
+    for r in big:
+        for peer in ("claude-agent-sdk", "claude-code-log"):
+            if peer in r:
+                ratio = _ratio_f(r[peer]["seconds"], r["ours"]["seconds"])
+                rows.append({
+                    "target": f"faster than {peer} on {r['format']} {r['size']} (peer ÷ ours > 1)",
+                    "result": "n/a" if ratio is None else f"{ratio:.2f}",
+                    "met": None if ratio is None else ratio > 1.0,
+                })
+    c = res.get("checks")
+    if c and c["ratio"]:
+        rows.append({
+            "target": f"check suite ({c['n_checks']} checks) < 1/4 of the parse time",
+            "result": f"{c['ratio']['median']:.4f}",
+            "met": c["ratio"]["median"] < 0.25,
+        })
+    return rows
+
+
+def _version() -> tuple[str, str]:
+    try:
+        from agenteval_assert import __version__ as v
+    except Exception:  # noqa: BLE001 - a broken package still gets its bench report
+        v = "?"
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False, timeout=20
+        ).stdout.strip() or "?"
+    except (OSError, subprocess.SubprocessError):
+        commit = "?"
+    return v, commit
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
+    p.add_argument("--smoke", action="store_true", help=f"tiny sizes ({gen.size_label(SMOKE_SIZE)}), one run: for CI")
+    p.add_argument("--sizes", help="comma-separated sizes (default 1MB,10MB,100MB)")
+    p.add_argument("--formats", default="all", help="comma-separated formats, or 'all'")
+    p.add_argument("--runs", type=int, help="runs per figure (default 5; 3 at 100MB and over)")
+    p.add_argument("--batch", type=int, help="files in the check batch (default 1000; 0 skips it)")
+    p.add_argument("--no-peers", action="store_true", help="skip the peers even when installed")
+    p.add_argument("--no-checks", action="store_true", help="skip the check-suite figure")
+    p.add_argument("--seed", type=int, default=gen.DEFAULT_SEED)
+    p.add_argument("--data", type=Path, default=gen.DATA_DIR, help="where generated files go (default bench/data)")
+    p.add_argument("--out", type=Path, default=RESULTS, help="where latest.md/latest.json go (default bench/results)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    a = p.parse_args(argv)
+
+    def log(msg: str) -> None:
+        if not a.quiet:
+            print(msg, file=sys.stderr, flush=True)
+
+    formats = list(gen._iter_formats(a.formats))
+    if a.sizes:
+        sizes = [gen.parse_size(s) for s in a.sizes.split(",")]
+    else:
+        sizes = [SMOKE_SIZE] if a.smoke else [gen.SIZES[k] for k in ("1MB", "10MB", "100MB")]
+    runs_for = {s: a.runs or (1 if a.smoke else (3 if s >= 100_000_000 else 5)) for s in sizes}
+    batch_n, batch_size = SMOKE_BATCH if a.smoke else FULL_BATCH
+    if a.batch is not None:
+        batch_n = a.batch
+    peers: dict[str, str | None] = (
+        dict.fromkeys(PEER_FORMATS, "skipped (--no-peers)") if a.no_peers else peers_available()
+    )
+    version, commit = _version()
+    res: dict[str, Any] = {
+        "started": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "mode": "smoke" if a.smoke else "full",
+        "runs": {gen.size_label(s): n for s, n in runs_for.items()},
+        "seed": a.seed,
+        "version": version,
+        "commit": commit,
+        "machine": machine(),
+        "peers": peers,
+    }
+    log(f"machine: {res['machine']}")
+    log(f"peers: {peers}")
+    res["parse"] = bench_parse(formats, sizes, runs_for, peers, a.data, a.seed, log)
+    if not a.no_checks:
+        size = max(sizes)
+        path, _ = gen.ensure("claude-session", size, a.data, seed=a.seed)
+        res["checks"] = bench_checks(path, runs_for[size], log)
+    if batch_n:
+        runs = 1 if a.smoke else 3
+        res["batch"] = bench_batch(batch_n, batch_size, runs, a.data, a.seed, log)
+    res["targets"] = targets(res)
+    md = render(res)
+    sys.stdout.write(md)
+    a.out.mkdir(parents=True, exist_ok=True)
+    (a.out / "latest.md").write_text(md, encoding="utf-8")
+    (a.out / "latest.json").write_text(json.dumps(res, indent=1, default=str) + "\n", encoding="utf-8")
+    log(f"wrote {a.out / 'latest.md'} and {a.out / 'latest.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
