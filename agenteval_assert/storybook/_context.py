@@ -99,8 +99,15 @@ class EvalProfile:
             )
 
     @property
-    def names_profile(self) -> Literal["A", "B", "C"]:
-        """The profile handed to the workflow-call parser (``C+`` parses like ``C``)."""
+    def names_profile(self) -> Literal["A", "B", "C"] | None:
+        """The profile handed to the workflow-call parser.
+
+        B and C select their CLI grammar (C+ parses like C). Gen A differs from B only in its
+        names, which we translate, so it parses with every vocabulary (``None``) unless
+        ``strict_names`` asks for the reference's exact behaviour.
+        """
+        if self.generation == "A":
+            return "A" if self.strict_names else None
         return "C" if self.generation == "C+" else self.generation
 
     @property
@@ -429,19 +436,27 @@ class EvalContext:
 
         prof = self.profile.names_profile
         if self.integration == "plugin":
+            # One pass over every command, so that a file written by a heredoc in one command is
+            # known to the later ones; each call is then located at the command it came from.
+            texts = self.shell_command_texts
             out: list[Any] = []
-            order = 0
-            for sc in self.shell_commands:
-                for call in wf.parse_workflow_shell_commands([sc.command], profile=prof):
-                    changes: dict[str, Any] = {"order": order}
-                    if getattr(call, "location", None) is None and sc.location is not None:
-                        changes["location"] = sc.location
-                    if getattr(call, "tool_call", None) is None and sc.tool_call is not None:
-                        changes["tool_call"] = sc.tool_call
-                    if getattr(call, "command", None) is None:
-                        changes["command"] = sc.command
-                    out.append(_evolve(call, changes))
-                    order += 1
+            i = 0
+            for call in wf.parse_workflow_shell_commands(texts, profile=prof):
+                j = i
+                while j < len(texts) and texts[j] != call.command:
+                    j += 1
+                if j < len(texts):
+                    i = j
+                sc = self.shell_commands[i] if i < len(texts) else None
+                changes: dict[str, Any] = {}
+                if sc is not None and call.location is None and sc.location is not None:
+                    changes["location"] = sc.location
+                if sc is not None and call.tool_call is None and sc.tool_call is not None:
+                    changes["tool_call"] = sc.tool_call
+                    res = sc.tool_call.result
+                    if call.result is None and res is not None:
+                        changes["result"] = wf.WorkflowResult(res.text, sc.tool_call.is_error, res.location)
+                out.append(_evolve(call, changes))
             return out
         calls = [c for c in wf.workflow_calls(self.transcript, profile=prof) if c.source == "mcp"]
         if self.is_codex:

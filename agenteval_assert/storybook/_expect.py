@@ -309,7 +309,7 @@ def _name_is_foreign(ctx: EvalContext, name: str) -> bool:
 
 def get_workflow_calls(ctx: EvalContext, name: str) -> list[Any]:
     """``getWorkflowCalls(name)``: the workflow calls that match *name* (either vocabulary)."""
-    from ._workflow import workflow_call_matches_name
+    from ._names import workflow_call_matches_name
 
     if _name_is_foreign(ctx, name):
         return []
@@ -1103,7 +1103,8 @@ class _Step:
 
 
 def _calls_workflow(ctx: EvalContext, call: ToolCall, wf: str) -> bool:
-    from ._workflow import parse_workflow_shell_commands, workflow_call_matches_name
+    from ._names import workflow_call_matches_name
+    from ._workflow import parse_workflow_shell_commands
 
     if call.kind == "mcp" or call.name.startswith("mcp__"):
         n = _normalize(ctx, call.tool or call.name) or _normalize(ctx, call.name)

@@ -1,0 +1,321 @@
+"""The Storybook evals (spec §8) as runnable suites with the reference's skip matrix.
+
+``suite("801-create-component-no-launch-config").run(ctx)`` runs every test of that eval against
+an ``EvalContext`` and returns one outcome per test: ``passed``, ``failed`` (with the failure
+message), ``skipped`` (with the reason the reference's ``test.skipIf`` gives) or ``inconclusive``
+(an LLM-judge criterion, or a check that needs a live sandbox).
+
+LLM-judge criteria go through ONE hook, ``judge_criterion``: pass another function with the same
+signature as ``run(ctx, judge=...)`` to plug a real judge in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Literal
+
+import attrs
+
+from ..results import CheckResult, InconclusiveError, Status, TranscriptAssertionError
+from ._context import EvalContext, Generation
+
+__all__ = [
+    "EvalTest",
+    "Judge",
+    "Suite",
+    "SuiteRun",
+    "TestOutcome",
+    "judge_criterion",
+    "suite",
+    "suite_names",
+    "suites",
+]
+
+Outcome = Literal["passed", "failed", "skipped", "inconclusive"]
+
+#: ``(ctx, criterion, threshold) -> CheckResult``: decides an LLM-judge criterion.
+Judge = Callable[[EvalContext, str, float], CheckResult]
+Gate = Callable[[EvalContext], "str | None"]
+
+
+def judge_criterion(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
+    """THE judge hook: every judge criterion of every suite is decided here.
+
+    No LLM judge ships yet, so the criterion is reported as inconclusive, with the criterion and
+    the transcript it would grade. A real judge returns PASS/FAIL (``score >= threshold``).
+    """
+    where = ctx.transcript_path or ctx.transcript.path
+    return CheckResult(
+        name="judge",
+        status=Status.INCONCLUSIVE,
+        summary=f"LLM judge not configured: cannot score {criterion[:80]!r}… (threshold {threshold})",
+        notes=(
+            f"criterion: {criterion}",
+            f"transcript to grade: {where}",
+            "pass judge=<function(ctx, criterion, threshold) -> CheckResult> to Suite.run to decide it",
+        ),
+    )
+
+
+@attrs.define(frozen=True, slots=True)
+class TestOutcome:
+    """The outcome of one test of a suite.
+
+    Attributes:
+        name: the test's title (as in the reference EVAL.ts, where known).
+        outcome: ``passed``, ``failed``, ``skipped`` or ``inconclusive``.
+        message: the failure message, the skip reason, or why it is inconclusive.
+        result: the check's result (evidence included), where a check ran.
+    """
+
+    __test__ = False  # not a pytest class
+
+    name: str
+    outcome: Outcome
+    message: str = ""
+    result: CheckResult | None = None
+
+    def line(self, *, verbose: bool = False) -> str:
+        """One line (more with *verbose*: the evidence) for the CLI."""
+        tag = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "inconclusive": "INCONCLUSIVE"}[self.outcome]
+        if self.outcome == "passed":
+            head = f"{tag:<12} {self.name}"
+        elif self.outcome == "skipped":
+            head = f"{tag:<12} {self.name} (skipped: {self.message})"
+        else:
+            first = self.message.splitlines()[0] if self.message else ""
+            head = f"{tag:<12} {self.name}: {first}"
+        if not verbose or self.result is None:
+            if self.outcome in ("failed", "inconclusive") and self.result is not None:
+                rest = self.result.render(verbose=False).splitlines()
+                extra = [ln for ln in rest[1:] if ln.strip()]
+                more = self.message.splitlines()[1:]
+                return "\n".join([head, *("    " + m for m in more), *("  " + ln for ln in extra)])
+            return head
+        body = self.result.render(verbose=True).splitlines()[1:]
+        return "\n".join([head, *("  " + ln for ln in body)])
+
+
+@attrs.define(frozen=True, slots=True)
+class SuiteRun:
+    """The outcomes of one suite against one context."""
+
+    suite: str
+    context: str
+    outcomes: tuple[TestOutcome, ...]
+
+    def _count(self, o: Outcome) -> int:
+        return sum(1 for x in self.outcomes if x.outcome == o)
+
+    @property
+    def passed(self) -> int:
+        return self._count("passed")
+
+    @property
+    def failed(self) -> int:
+        return self._count("failed")
+
+    @property
+    def skipped(self) -> int:
+        return self._count("skipped")
+
+    @property
+    def inconclusive(self) -> int:
+        return self._count("inconclusive")
+
+    @property
+    def ok(self) -> bool:
+        """Nothing failed and nothing was left undecided."""
+        return self.failed == 0 and self.inconclusive == 0
+
+    def outcome(self, name: str) -> TestOutcome:
+        """The outcome of the test titled *name*."""
+        for o in self.outcomes:
+            if o.name == name:
+                return o
+        raise KeyError(f"{self.suite} has no test {name!r}; tests: {[o.name for o in self.outcomes]}")
+
+    def __iter__(self) -> Iterator[TestOutcome]:
+        return iter(self.outcomes)
+
+
+@attrs.define(frozen=True, slots=True)
+class EvalTest:
+    """One ``test(...)`` of an EVAL.ts.
+
+    Attributes:
+        name: the title.
+        check: the body: raises ``TranscriptAssertionError`` on failure.
+        gates: ``test.skipIf`` conditions; each returns the skip reason or ``None``.
+        judge: ``(criterion, threshold)`` for an LLM-judge test (``check`` is then unused).
+        skip: a reason when the reference marks the test ``test.skip``/``test.todo``.
+    """
+
+    __test__ = False
+
+    name: str
+    check: Callable[[EvalContext], Any] | None = None
+    gates: tuple[Gate, ...] = ()
+    judge: tuple[str, float] | None = None
+    skip: str | None = None
+
+    def run(self, ctx: EvalContext, judge: Judge, *, run_skipped_judges: bool = False) -> TestOutcome:
+        if self.skip is not None and not (run_skipped_judges and self.judge is not None):
+            return TestOutcome(self.name, "skipped", self.skip)
+        for gate in self.gates:
+            reason = gate(ctx)
+            if reason is not None:
+                return TestOutcome(self.name, "skipped", reason)
+        try:
+            if self.judge is not None:
+                result = judge(ctx, *self.judge)
+            else:
+                assert self.check is not None
+                result = self.check(ctx)
+        except InconclusiveError as exc:
+            return TestOutcome(self.name, "inconclusive", exc.result.summary, exc.result)
+        except TranscriptAssertionError as exc:
+            return TestOutcome(self.name, "failed", exc.result.summary, exc.result)
+        except Exception as exc:  # noqa: BLE001 -- a broken check is reported as a failure, never a pass
+            return TestOutcome(self.name, "failed", f"error: {type(exc).__name__}: {exc}")
+        if isinstance(result, CheckResult):
+            if result.status is Status.INCONCLUSIVE:
+                return TestOutcome(self.name, "inconclusive", result.summary, result)
+            if result.status in (Status.FAIL, Status.ERROR):
+                return TestOutcome(self.name, "failed", result.summary, result)
+            return TestOutcome(self.name, "passed", result.summary, result)
+        return TestOutcome(self.name, "passed")
+
+
+@attrs.define(frozen=True, slots=True)
+class Suite:
+    """One Storybook eval.
+
+    Attributes:
+        name: the eval directory name (``801-create-component-no-launch-config``).
+        title: what the eval asks the agent to do.
+        generation: the test-utils generation its EVAL.ts was written against.
+        source: the reference commit read (spec §8), or how the suite was reconstructed.
+        tests: the tests, in EVAL.ts order.
+    """
+
+    name: str
+    title: str
+    generation: Generation
+    source: str
+    tests: tuple[EvalTest, ...]
+
+    def run(
+        self,
+        ctx: EvalContext,
+        *,
+        judge: Judge | None = None,
+        run_skipped_judges: bool = False,
+        generation: Generation | None = None,
+    ) -> SuiteRun:
+        """Run every test against *ctx*, seen through this suite's generation.
+
+        The context's other profile choices (``out_of_context``, ``review_anchor``...) are kept.
+        ``run_skipped_judges`` sends the judge tests that the reference marks ``test.skip`` to
+        the judge too.
+        """
+        gen = generation or self.generation
+        if ctx.profile.generation != gen:
+            ctx = ctx.with_profile(attrs.evolve(ctx.profile, generation=gen))
+        j = judge or judge_criterion
+        outcomes = tuple(t.run(ctx, j, run_skipped_judges=run_skipped_judges) for t in self.tests)
+        return SuiteRun(self.name, ctx.describe(), outcomes)
+
+
+_REGISTRY: dict[str, Suite] = {}
+
+
+def _register(s: Suite) -> Suite:
+    if s.name in _REGISTRY:
+        raise ValueError(f"duplicate suite {s.name}")
+    _REGISTRY[s.name] = s
+    return s
+
+
+def suites() -> list[Suite]:
+    """Every built-in suite, by name."""
+    _load()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def suite_names() -> list[str]:
+    """The built-in suite names, sorted."""
+    return [s.name for s in suites()]
+
+
+def suite(name: str) -> Suite:
+    """The built-in suite *name* (``storybook/`` prefix accepted; a unique number prefix too)."""
+    from ..exceptions import UsageError
+
+    _load()
+    key = name.removeprefix("storybook/")
+    if key in _REGISTRY:
+        return _REGISTRY[key]
+    matches = [k for k in _REGISTRY if k.startswith(key + "-") or k == key]
+    if len(matches) == 1:
+        return _REGISTRY[matches[0]]
+    hint = f"; did you mean one of: {', '.join(sorted(matches))}" if matches else ""
+    raise UsageError(f"unknown Storybook eval {name!r}{hint} (list them with --eval list)")
+
+
+def _load() -> None:
+    if not _REGISTRY:
+        from . import _suites_evals
+
+        for s in _suites_evals.ALL:
+            _register(s)
+
+
+# -- gates (each mirrors a test.skipIf of the reference) ----------------------------------------
+
+
+def review_on(ctx: EvalContext) -> str | None:
+    return None if ctx.review else "review branch: agent.json review is false"
+
+
+def review_off(ctx: EvalContext) -> str | None:
+    return "preview branch: agent.json review is true" if ctx.review else None
+
+
+def not_mcp(ctx: EvalContext) -> str | None:
+    return "skipIf(integration === 'mcp'): skills are read on the plugin path only" if ctx.integration == "mcp" else None
+
+
+def plugin_only(ctx: EvalContext) -> str | None:
+    return None if ctx.integration == "plugin" else f"plugin only (integration={ctx.integration})"
+
+
+def mcp_only(ctx: EvalContext) -> str | None:
+    return None if ctx.integration == "mcp" else f"MCP-only eval (integration={ctx.integration})"
+
+
+def claude_plugin_only(ctx: EvalContext) -> str | None:
+    if ctx.is_claude and ctx.integration == "plugin":
+        return None
+    return (f"claude-code + plugin only (agent={ctx.agent}, integration={ctx.integration}); "
+            "the reference returns silently here")
+
+
+def not_codex(ctx: EvalContext) -> str | None:
+    return "skipIf(agent === 'codex')" if ctx.is_codex else None
+
+
+def not_codex_mcp(ctx: EvalContext) -> str | None:
+    return "skipIf(codex + mcp)" if ctx.is_codex and ctx.integration == "mcp" else None
+
+
+def not_review_mcp(ctx: EvalContext) -> str | None:
+    return "skipIf(review && integration === 'mcp')" if ctx.review and ctx.integration == "mcp" else None
+
+
+def gates(*gs: Gate) -> tuple[Gate, ...]:
+    return tuple(gs)
+
+
+def names(xs: Sequence[str]) -> list[str]:
+    return list(xs)
