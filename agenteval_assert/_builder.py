@@ -76,11 +76,33 @@ class TranscriptBuilder:
         self.skipped: Counter[str] = Counter()
         self.notes: list[str] = []
         self.orphan_results: list[str] = []
+        #: the whole document, for single-document formats (JSON object/array), else ``None``
+        self.document: str | None = None
+        self._doc_pos = 0
+        self._doc_line = 1
 
     # -- locations ---------------------------------------------------------------------------
 
     def loc(self, line: int) -> Location:
         return Location(self.path, line)
+
+    def line_of(self, needle: object, default: int) -> int:
+        """The line of the next occurrence of the JSON string *needle* in a single-document file.
+
+        Single-document formats (a Gemini chat file) give every record line 1; this finds where a
+        message or call really starts, searching forward only (records come in document order),
+        so locating every record costs one pass over the text.
+        """
+        if self.document is None or not isinstance(needle, str) or not needle:
+            return default
+        import json
+
+        pos = self.document.find(json.dumps(needle, ensure_ascii=False), self._doc_pos)
+        if pos < 0:
+            return default
+        self._doc_line += self.document.count("\n", self._doc_pos, pos)
+        self._doc_pos = pos
+        return self._doc_line
 
     # -- steps -------------------------------------------------------------------------------
 

@@ -151,6 +151,12 @@ class Source:
             return self._object_record()
         return self._jsonl_records()
 
+    def document_text(self) -> str | None:
+        """The whole text of a single-document file (JSON object or array), else ``None``."""
+        if self.stats.shape not in ("json-object", "json-array") or self._data is None:
+            return None
+        return self._data.decode("utf-8", "replace")
+
     def _count_lines(self) -> int:
         data = self._whole()
         return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)

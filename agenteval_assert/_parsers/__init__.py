@@ -19,13 +19,15 @@ _HEAD = 20
 
 def _registry() -> dict[str, FormatParser]:
     # Imported here so that a broken format module names itself in the traceback.
-    from . import _claude, _codex
+    from . import _claude, _codex, _gemini
 
     parsers: list[FormatParser] = [
         _codex.CodexExecParser(),
         _codex.CodexRolloutParser(),
         _claude.ClaudeSessionParser(),
         _claude.ClaudeStreamJsonParser(),
+        _gemini.GeminiSessionParser(),
+        _gemini.GeminiStreamJsonParser(),
     ]
     return {p.name: p for p in parsers}
 
@@ -41,7 +43,14 @@ def _parsers() -> dict[str, FormatParser]:
 
 
 #: Names of the supported formats, in detection order.
-FORMATS: tuple[str, ...] = ("codex-exec", "codex-rollout", "claude-session", "claude-stream-json")
+FORMATS: tuple[str, ...] = (
+    "codex-exec",
+    "codex-rollout",
+    "claude-session",
+    "claude-stream-json",
+    "gemini-session",
+    "gemini-stream-json",
+)
 
 
 def _detect(head: Sequence[Record], src: Source) -> FormatParser:
@@ -75,6 +84,7 @@ def _parse_source(src: Source, format: str | None) -> Transcript:
         except KeyError:
             raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}") from None
     b = TranscriptBuilder(src.path, parser.name, parser.agent)
+    b.document = src.document_text()
     parser.parse(chain(head, records), b)
     return b.build(src.stats)
 
