@@ -18,9 +18,11 @@ from typing import Any
 
 import attrs
 
+from .exceptions import AgentEvalError
 from .model import Location, ToolCall
 
 __all__ = [
+    "CheckError",
     "CheckResult",
     "Difference",
     "Evidence",
@@ -164,6 +166,10 @@ class CheckResult:
         nearest_miss: on failure, the closest candidate and its per-argument differences.
         vacuous: the check passed only because there was nothing to check.
         notes: extra lines (why a check is inconclusive, which profile was used...).
+        matched: on success, what satisfied the check (tool calls, messages...), so that
+            ``assert_*`` can return it and tests can keep asserting on it.
+        check: the call that produced the result, with matcher reprs
+            (``tool_called('Bash', command=Matches('pytest'))``); rendered last.
     """
 
     name: str
@@ -175,6 +181,8 @@ class CheckResult:
     nearest_miss: NearestMiss | None = None
     vacuous: bool = False
     notes: tuple[str, ...] = ()
+    matched: tuple[Any, ...] = attrs.field(default=(), eq=False, repr=False)
+    check: str = ""
 
     @property
     def passed(self) -> bool:
@@ -221,7 +229,43 @@ class CheckResult:
                 lines.append("    " + d.render())
         for note in self.notes:
             lines.append(f"  note: {note}")
+        if self.check:
+            lines.append(f"  check: {cut_middle(self.check, limit)}")
         return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (for ``--output json`` and harnesses); evidence is not elided."""
+
+        def ev(e: Evidence) -> dict[str, Any]:
+            return {
+                "text": e.text,
+                "path": e.location.path if e.location else None,
+                "line": e.location.line if e.location else None,
+                "call_id": e.call_id,
+                "step": e.step,
+                "detail": e.detail,
+            }
+
+        nm = self.nearest_miss
+        return {
+            "name": self.name,
+            "status": self.status.value,
+            "summary": self.summary,
+            "expected": self.expected,
+            "found": self.found,
+            "evidence": [ev(e) for e in self.evidence],
+            "nearest_miss": None
+            if nm is None
+            else {
+                "evidence": ev(nm.evidence),
+                "differences": [
+                    {"path": d.path, "expected": d.expected, "found": d.found} for d in nm.differences
+                ],
+            },
+            "vacuous": self.vacuous,
+            "notes": list(self.notes),
+            "check": self.check,
+        }
 
     def __str__(self) -> str:
         return self.render()
@@ -237,3 +281,15 @@ class TranscriptAssertionError(AssertionError):
 
 class InconclusiveError(TranscriptAssertionError):
     """A check could not be decided from this transcript (empty, torn, unanswered calls...)."""
+
+
+class CheckError(AgentEvalError):
+    """A check could not run (a matcher's callable raised, a regex timed out, no raw file...).
+
+    Not an ``AssertionError``: unittest and pytest report it as an error, not a failure.
+    ``.result`` is the ERROR ``CheckResult``.
+    """
+
+    def __init__(self, result: CheckResult) -> None:
+        self.result = result
+        super().__init__(result.render())
