@@ -949,6 +949,9 @@ class _RolloutRun:
     def response_item(self, line: int, p: dict[str, Any], ts: str | None) -> None:
         b = self.b
         t = p.get("type")
+        if not isinstance(t, str):
+            b.unknown("response_item without type")
+            return
         if t == "message":
             role = p.get("role")
             text = content_text(p.get("content"))
@@ -971,10 +974,10 @@ class _RolloutRun:
             self.call(line, p, t, ts)
         elif t in _OUTPUT_ITEMS:
             self.output(line, p, ts)
-        elif isinstance(t, str) and t in _SKIPPED_ITEMS:
+        elif t in _SKIPPED_ITEMS:
             b.skip(f"response_item {t}")
         else:
-            b.unknown(f"response_item:{t}" if isinstance(t, str) else "response_item without type")
+            b.unknown(f"response_item:{t}")
 
     def call(self, line: int, p: dict[str, Any], t: str, ts: str | None) -> None:
         b = self.b
@@ -1142,7 +1145,8 @@ class CodexRolloutParser:
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
         for _, r in head:
-            if r.get("type") in _ROLLOUT_TYPES and isinstance(r.get("payload"), dict):
+            t = r.get("type")
+            if isinstance(t, str) and t in _ROLLOUT_TYPES and isinstance(r.get("payload"), dict):
                 return None
         return (
             'no {"type": "session_meta"|"response_item"|"event_msg"|"turn_context", "payload": {...}} '
