@@ -59,7 +59,7 @@ def _import(path: str) -> ModuleType:
     except SyntaxError as exc:
         sys.modules.pop(name, None)
         raise UsageError(f"{path}:{exc.lineno}: syntax error in checks file: {exc.msg}") from None
-    except BaseException as exc:  # noqa: BLE001 - any import-time failure is the file's fault
+    except BaseException as exc:  # any import-time failure is the file's fault
         sys.modules.pop(name, None)
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
