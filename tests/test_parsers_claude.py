@@ -428,6 +428,17 @@ def test_subagent_events_with_parent_tool_use_id() -> None:
     assert [m.text for m in t.messages("user")] == []  # the subagent prompt is the subagent's
 
 
+def test_subagent_named_by_its_prompt_record_when_the_spawning_call_is_not_in_the_stream() -> None:
+    t = stream(
+        user([text("look")], parent_tool_use_id="toolu_Z", subagent_type="Plan", task_description="Plan it"),
+        asst(use("s1", "Read", file_path="a"), mid="sub", parent_tool_use_id="toolu_Z"),
+    )
+    [agent] = t.subagents
+    assert (agent.id, agent.type, agent.description) == ("toolu_Z", "Plan", "Plan it")
+    assert [c.agent_id for c in t.subagent_tool_calls] == ["toolu_Z"]
+    assert t.tool_calls == ()
+
+
 def test_skill_call() -> None:
     t = stream(
         asst(use("s1", "Skill", skill="elixir:hex-docs-search", args="bandit")),

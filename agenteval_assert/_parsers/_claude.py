@@ -544,6 +544,12 @@ class ClaudeStreamJsonParser:
                 ptid = _nonempty(rec.get("parent_tool_use_id"))
                 if ptid is not None:
                     st.declare_subagent(ptid, ptid)
+                    if t == "user":  # 2.1.2xx subagent prompt records name the subagent
+                        b.subagent(
+                            ptid,
+                            type=_nonempty(rec.get("subagent_type")),
+                            description=_nonempty(rec.get("task_description")),
+                        )
                 if t == "assistant":
                     st.assistant(line, rec, msg, agent_id=ptid, parent_id=ptid, ts=ts)
                 else:
