@@ -744,14 +744,19 @@ def test_sniff_reasons() -> None:
     codex = {"type": "thread.started", "thread_id": "t"}
     assert "Codex record types (thread.started)" in (_sniff(s, codex) or "")
     assert "Codex record types (thread.started)" in (_sniff(j, codex) or "")
+    gemini = {"type": "init", "session_id": "g", "model": "gemini-2.5-pro"}
+    assert _sniff(j, gemini) == "has Gemini CLI record types (init)"
+    assert _sniff(s, {"sessionId": "x", "projectHash": "h", "startTime": "t"}) == (
+        "has a Gemini CLI session header (projectHash)"
+    )
     assert (_sniff(j, s_user("hi")) or "").startswith("looks like a Claude session log")
     assert _sniff(s, user("hi")) == (
         "no Claude session-log record (user/assistant/system with sessionId/parentUuid/isSidechain, or "
         "file-history-snapshot/summary/progress/queue-operation) in the first 1 records; types seen: user"
     )
-    assert _sniff(j, {"type": "init", "session_id": "g"}, {"type": "message", "role": "user"}) == (
+    assert _sniff(j, {"type": "message", "role": "user"}, {"type": "x"}) == (
         "no Claude stream-json event (system/init, result, or user/assistant with a `message` object) "
-        "in the first 2 records; types seen: init, message"
+        "in the first 2 records; types seen: message, x"
     )
     assert j.sniff([(1, {"agent": "x", "events": []})], "json-object") == (
         "a single JSON object that is not a Claude `result` record"

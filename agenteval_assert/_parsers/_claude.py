@@ -80,10 +80,20 @@ _CONVERSATION_TYPES = frozenset({"user", "assistant", "system"})
 _RESULT_KEYS = ("subtype", "is_error", "total_cost_usd", "cost_usd", "total_cost", "num_turns")
 
 
-def _codex_reason(types: set[str]) -> str | None:
+#: Top-level types of Gemini CLI stream-json (Claude has them only as content blocks).
+_GEMINI_TYPES = frozenset({"init", "tool_use", "tool_result"})
+
+
+def _foreign_reason(head: Sequence[Record], types: set[str]) -> str | None:
+    """Why the head belongs to another agent's format, if it does."""
     codex = sorted(types & _CODEX_TYPES)
     if codex:
         return "has Codex record types (" + ", ".join(codex[:3]) + ")"
+    gemini = sorted(types & _GEMINI_TYPES)
+    if gemini:
+        return "has Gemini CLI record types (" + ", ".join(gemini) + ")"
+    if any("projectHash" in r for _, r in head):
+        return "has a Gemini CLI session header (projectHash)"
     return None
 
 
@@ -508,7 +518,7 @@ class ClaudeStreamJsonParser:
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
         types = types_in(head)
-        why = _codex_reason(types)
+        why = _foreign_reason(head, types)
         if why:
             return why
         for _, r in head:
@@ -826,7 +836,7 @@ class ClaudeSessionParser:
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
         types = types_in(head)
-        why = _codex_reason(types)
+        why = _foreign_reason(head, types)
         if why:
             return why
         for _, r in head:
