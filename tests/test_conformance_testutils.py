@@ -196,8 +196,8 @@ def test_b12_redirections(tmp_path: Path) -> None:
 
 def test_b13_non_shell_dash_c(tmp_path: Path) -> None:
     calls = plugin_calls(tmp_path, [
-        'sleep 3; curl -s http://localhost:40097/index.json 2>/dev/null | head -c 800; echo; echo "---changed---"; '
-        'STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai --port 40097 stories-changed 2>&1 | grep -v "No story files" | head -40',
+        ('sleep 3; curl -s http://localhost:40097/index.json 2>/dev/null | head -c 800; echo; echo "---changed---"; '
+        'STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai --port 40097 stories-changed 2>&1 | grep -v "No story files" | head -40'),
         "curl -c cookies.txt http://localhost:6006/ && npx storybook ai stories-changed",
         """grep -c foo bar.txt; npx storybook ai stories-find-by-component --json '{"componentPaths":["src/Badge.tsx"]}'""",
     ])
@@ -418,8 +418,8 @@ D2 = {"status": "completed", "a11y": True, "result": {
 
 def test_d2_compact_sections(tmp_path: Path) -> None:
     assert rendered(tmp_path, D2) == [
-        "## Passing Stories\n\n- a--b\n\n## Failing Stories\n\n- a--c\n\n## Accessibility Violations\n\n"
-        "- a--b - button-name\n\n## Unhandled Errors\n\n- TypeError"]
+        ("## Passing Stories\n\n- a--b\n\n## Failing Stories\n\n- a--c\n\n## Accessibility Violations\n\n"
+        "- a--b - button-name\n\n## Unhandled Errors\n\n- TypeError")]
 
 
 def test_d2_rendered_report_fails_story_tests(tmp_path: Path) -> None:
