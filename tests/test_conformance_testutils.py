@@ -425,7 +425,7 @@ def test_d2_compact_sections(tmp_path: Path) -> None:
 def test_d2_rendered_report_fails_story_tests(tmp_path: Path) -> None:
     lines = flat(codex_start(), XC("item_1", JL_CMD, json.dumps(D2, indent=2) + "\n", 0), codex_end())
     ctx = ctx_of(tmp_path, lines, agent="codex", integration="plugin", profile=C)
-    with pytest.raises(AssertionError, match="^Final test-run result must not report failing stories"):
+    with pytest.raises(AssertionError, match=r"^Final test-run result must not report failing stories"):
         expect_story_tests_ran_and_passed(ctx)
 
 

@@ -344,7 +344,7 @@ def test_from_parts_with_shell_commands_and_results_mapping(tmp_path: Path) -> N
     c = EvalContext.from_parts(a.transcript, agent="codex", integration="plugin", review=True, workspace=root)
     assert c.is_codex and c.review and c.workspace == root
     assert c.notes  # commands taken from the transcript: said so
-    with pytest.raises(SandboxError, match="integration. Received: cli"):
+    with pytest.raises(SandboxError, match=r"integration\. Received: cli"):
         EvalContext.from_parts(t, integration="cli")
 
 

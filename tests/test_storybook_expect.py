@@ -545,7 +545,7 @@ def test_dependencies_at_least(tmp_path: Path, pkg: Any, msg: str | None) -> Non
 
 def test_dependencies_invalid_minimum(tmp_path: Path) -> None:
     ctx = ctx_of(tmp_path, [CT("x")], files={"package.json": "{}"})
-    with pytest.raises(UsageError, match='^Invalid minInclusiveVersion "ten"$'):
+    with pytest.raises(UsageError, match=r'^Invalid minInclusiveVersion "ten"$'):
         expect_storybook_dependencies_at_least(ctx, "ten", ["storybook"])
 
 
