@@ -1414,8 +1414,15 @@ def _final_check(
     if isinstance(m, (Contains, Matches)):
         idx = _find(m, text)
         if idx is not None:
-            where = f" at character {idx}: ...{cut_middle(text[max(0, idx - 40): idx + 60], 120)}..."
+            where = f" at character {idx}: {_snippet(text, idx)}"
     return _fail(name, t, expected, f"it does{where}", echo, evs, positive=False)
+
+
+def _snippet(text: str, idx: int) -> str:
+    """The text around *idx* (40 characters before, 60 after), elisions marked."""
+    start, end = max(0, idx - 40), min(len(text), idx + 60)
+    body = text[start:end].replace("\n", " ")
+    return ("..." if start else "") + body + ("..." if end < len(text) else "")
 
 
 def _find(m: Contains | Matches, text: str) -> int | None:
@@ -1445,7 +1452,7 @@ def check_link_present(t: Transcript, url: str | Matcher, /) -> CheckResult:
     hits = [u for u in links if m(u)]
     if hits:
         return _pass("link_present", expected, hits[0], echo, [ev] if ev else [], tuple(hits))
-    found = f"links {_seq_text([short_repr(u, 80) for u in links], 6)}" if links else "no links"
+    found = f"links {_seq_text([cut_middle(u, 80) for u in links], 6)}" if links else "no links"
     return _fail("link_present", t, expected, found, echo, [ev] if ev else [])
 
 
@@ -1534,8 +1541,8 @@ def check_transcript_not_contains(
         ev = []
         for no, line in hits:
             i = _find(m, line) if isinstance(m, (Contains, Matches)) else None
-            snippet = line.strip() if i is None else line[max(0, i - 40): i + 60]
-            ev.append(Evidence(f"...{cut_middle(snippet, 120)}...", Location(t.path, no)))
+            snippet = cut_middle(line.strip(), 120) if i is None else _snippet(line.rstrip("\n"), i)
+            ev.append(Evidence(snippet, Location(t.path, no)))
         return _fail("transcript_not_contains", t, expected, f"it on {_plural(len(hits), 'line')}", echo,
                      ev, positive=False)
     return _negative("transcript_not_contains", t, assume_complete=assume_complete, expected=expected,

@@ -58,6 +58,8 @@ class T:
 
         self.n += 1
         key = f"k{self.n}"
+        if name.startswith("mcp__") and server is None:
+            server, _, tool = name[len("mcp__"):].rpartition("__")
         self.b.call(
             key,
             id=f"toolu_{self.n:02d}",

@@ -1,0 +1,569 @@
+"""Semantics of every check_* function on small in-memory transcripts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agenteval_assert import checks as c
+from agenteval_assert.exceptions import UsageError
+from agenteval_assert.matchers import ANY, Call, Contains, Matches, Satisfies
+from agenteval_assert.model import Transcript
+from agenteval_assert.results import Status
+
+from ._build import T, calls
+
+P, F, I, E = Status.PASS, Status.FAIL, Status.INCONCLUSIVE, Status.ERROR
+
+
+def fix_tests() -> Transcript:
+    return (
+        T()
+        .user("fix the failing test")
+        .call("Read", file_path="/w/src/app.py")
+        .call("Bash", command="npm test -- --ci", output="1 failed", error=True)
+        .call("Edit", file_path="/w/src/app.py", old_string="a", new_string="b")
+        .call("Bash", command="npm test -- --ci", output="12 passed")
+        .say("Fixed. All 12 tests pass: https://ci.example.com/runs/7")
+        .done()
+    )
+
+
+# -- tool called / counts -------------------------------------------------------------------
+
+
+def test_tool_called_with_argument_matchers() -> None:
+    t = fix_tests()
+    r = c.check_tool_called(t, "Bash", command=Contains("npm test"))
+    assert r.status is P
+    assert [x.index for x in r.matched] == [1, 3]
+    r = c.check_tool_called(t, "Bash", command=Matches(r"\bpytest\b"))
+    assert r.status is F
+    assert r.found == "none among 2 Bash calls (4 tool calls in total)"
+    assert r.nearest_miss is not None
+    assert r.nearest_miss.differences[0].path == "args.command"
+
+
+@pytest.mark.parametrize(
+    ("kw", "status", "expected"),
+    [
+        ({"times": 2}, P, "exactly 2 Bash calls"),
+        ({"times": 1}, F, "exactly 1 Bash call"),
+        ({"at_least": 2}, P, "at least 2 Bash calls"),
+        ({"at_least": 3}, F, "at least 3 Bash calls"),
+        ({"at_most": 2}, P, "at most 2 Bash calls"),
+        ({"at_most": 1}, F, "at most 1 Bash calls"),
+        ({"at_least": 1, "at_most": 2}, P, "between 1 and 2 Bash calls"),
+    ],
+)
+def test_counts(kw: dict[str, Any], status: Status, expected: str) -> None:
+    r = c.check_tool_called(fix_tests(), "Bash", **kw)
+    assert r.status is status
+    assert r.expected == expected
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [{"times": -1}, {"times": 1, "at_least": 1}, {"at_least": 3, "at_most": 2}, {"times": True}],
+)
+def test_bad_counts_are_usage_errors(kw: dict[str, Any]) -> None:
+    with pytest.raises(UsageError):
+        c.check_tool_called(fix_tests(), "Bash", **kw)
+
+
+def test_unknown_tool_suggests_close_names() -> None:
+    r = c.check_tool_called(fix_tests(), "Bsh")
+    assert r.status is F
+    assert "did you mean 'Bash'?" in r.notes
+    assert "tools called: Bash (2), Read (1), Edit (1)" in r.notes
+
+
+def test_tool_not_called() -> None:
+    t = fix_tests()
+    assert c.check_tool_not_called(t, "Write").status is P
+    r = c.check_tool_not_called(t, "Edit")
+    assert r.status is F
+    assert r.summary == "expected no Edit call, found 1"
+    assert c.check_tool_not_called(t, "Bash", command=Contains("rm -rf")).status is P
+
+
+def test_subagent_calls_count_for_existence_but_not_for_order() -> None:
+    t = T().user("go").call("Task", prompt="look").call("Grep", pattern="x", agent="a1").say("ok").done()
+    assert c.check_tool_called(t, "Grep").status is P
+    assert c.check_tool_called(t, "Grep", include_subagents=False).status is F
+    assert c.check_tool_calls(t, ["Task", "Grep"], mode="exact_sequence").status is F
+    assert c.check_tool_calls(t, ["Task", "Grep"], mode="exact_sequence", include_subagents=True).status is P
+    assert c.check_tool_called(t, Call("Grep", agent="subagent")).status is P
+
+
+# -- never a silent pass ---------------------------------------------------------------------
+
+NEGATIVES = [
+    lambda t, **kw: c.check_tool_not_called(t, "Write", **kw),
+    lambda t, **kw: c.check_no_tool_calls(t, **kw) if not t.tool_calls else c.check_tool_called(t, "Write", at_most=0, **kw),
+    lambda t, **kw: c.check_only_tools(t, ["Read", "Bash"], **kw),
+    lambda t, **kw: c.check_tools_not_called(t, ["Write"], **kw),
+    lambda t, **kw: c.check_never_after(t, "Read", "Write", **kw),
+    lambda t, **kw: c.check_no_tool_errors(t, **kw),
+    lambda t, **kw: c.check_file_not_changed(t, "x.py", **kw),
+    lambda t, **kw: c.check_no_duplicate_calls(t, ["Bash"], **kw),
+    lambda t, **kw: c.check_resources_allowed(t, ["Read"], path="file_path", allowed=["a.py"], **kw),
+    lambda t, **kw: c.check_tool_calls(t, ["Read", "Bash"], mode="only_from", **kw),
+    lambda t, **kw: c.check_tool_calls(t, [x.name for x in t.tool_calls], mode="exact_sequence", **kw),
+    lambda t, **kw: c.check_budget(t, max_tool_calls=5, **kw),
+]
+
+
+def _partial_transcripts() -> dict[str, Transcript]:
+    return {
+        "empty": T().done(),
+        "torn": T().user("go").call("Read", file_path="a.py").call("Bash", command="ls").torn().done(),
+        "unanswered": T().user("go").call("Read", file_path="a.py").call("Bash", command="ls", answered=False).done(),
+    }
+
+
+@pytest.mark.parametrize("why", ["empty", "torn", "unanswered"])
+@pytest.mark.parametrize("check", range(len(NEGATIVES)))
+def test_negative_checks_are_inconclusive_on_partial_transcripts(why: str, check: int) -> None:
+    t = _partial_transcripts()[why]
+    r = NEGATIVES[check](t)
+    assert r.status is I, r.render()
+    assert r.summary.startswith("inconclusive: expected ")
+    assert any("assume_complete=True" in n for n in r.notes)
+    assert NEGATIVES[check](t, assume_complete=True).status is P
+
+
+def test_inconclusive_result_points_at_the_unanswered_call() -> None:
+    t = _partial_transcripts()["unanswered"]
+    r = c.check_tool_not_called(t, "Write")
+    assert r.summary == (
+        "inconclusive: expected no Write call, found none, but the transcript 1 call(s) with no result"
+    ) or r.summary.endswith("1 call(s) with no result")
+    assert r.evidence[0].call_id == "toolu_02"
+
+
+def test_positive_failure_on_partial_transcript_says_it_may_have_stopped() -> None:
+    t = _partial_transcripts()["torn"]
+    r = c.check_tool_called(t, "Write")
+    assert r.status is F
+    assert any(n.startswith("the transcript is incomplete") for n in r.notes)
+
+
+def test_violation_is_a_failure_even_on_a_partial_transcript() -> None:
+    t = _partial_transcripts()["torn"]
+    assert c.check_tool_not_called(t, "Bash").status is F
+
+
+def test_vacuous_passes_are_flagged() -> None:
+    t = calls("Read")
+    assert c.check_never_after(t, "Write", "Read").vacuous
+    assert c.check_called_within(t, "Write", "Read", steps=1).vacuous
+    assert c.check_confirmed_before_write(t, ["Write"]).vacuous
+    assert c.check_no_duplicate_calls(t, ["Write"]).vacuous
+    assert c.check_resources_allowed(t, ["Write"], path="x", allowed=[]).vacuous
+    only = c.check_only_tools(T().user("hi").say("hello").done(), ["Read"])
+    assert only.status is P and only.vacuous
+    assert not c.check_tool_called(t, "Read").vacuous
+
+
+def test_no_tool_calls() -> None:
+    assert c.check_no_tool_calls(T().user("hi").say("hello").done()).status is P
+    assert c.check_no_tool_calls(calls("Read")).status is F
+    assert c.check_no_tool_calls(T().done()).status is I
+
+
+def test_allow_and_deny_lists() -> None:
+    t = fix_tests()
+    assert c.check_only_tools(t, ["Read", "Bash", "Edit"]).status is P
+    r = c.check_only_tools(t, ["Read", "Bash"])
+    assert r.status is F and r.found == "1 other call (Edit ×1)"
+    assert c.check_only_tools(t, ["Read", "Edit", Call("Bash", command=Contains("npm"))]).status is P
+    assert c.check_tools_not_called(t, ["Write", "WebFetch"]).status is P
+    assert c.check_tools_not_called(t, ["Write", Matches("^Ed")]).status is F
+    with pytest.raises(UsageError):
+        c.check_only_tools(t, "Read")  # a bare string is a mistake, not a list of letters
+
+
+# -- order ---------------------------------------------------------------------------------
+
+
+def test_order_modes() -> None:
+    t = calls("Read", "Grep", "Edit", "Bash")
+    ok = {
+        ("exact_sequence", ("Read", "Grep", "Edit", "Bash")),
+        ("in_order", ("Read", "Edit", "Bash")),
+        ("in_order", ("Read", "Bash")),
+        ("any_order", ("Bash", "Edit", "Grep", "Read")),
+        ("covers", ("Bash", "Read")),
+        ("only_from", ("Bash", "Read", "Grep", "Edit", "Write")),
+    }
+    bad = {
+        ("exact_sequence", ("Read", "Grep", "Edit")),
+        ("exact_sequence", ("Grep", "Read", "Edit", "Bash")),
+        ("in_order", ("Edit", "Read")),
+        ("any_order", ("Bash", "Edit", "Read")),
+        ("covers", ("Bash", "Write")),
+        ("covers", ("Bash", "Bash")),
+        ("only_from", ("Bash", "Read", "Grep")),
+    }
+    for mode, exp in ok:
+        assert c.check_tool_calls(t, list(exp), mode=mode).status is P, (mode, exp)  # type: ignore[arg-type]
+    for mode, exp in bad:
+        assert c.check_tool_calls(t, list(exp), mode=mode).status is F, (mode, exp)  # type: ignore[arg-type]
+
+
+def test_repeated_calls_are_matched_optimally_not_first_come() -> None:
+    t = T().user("go").call("Read", file_path="a.py").call("Read", file_path="b.py").say("ok").done()
+    # Greedy would give the first Read (a.py) to the generic Read and then find no a.py left.
+    expected = [Call("Read"), Call("Read", file_path="a.py")]
+    for mode in ("covers", "any_order", "only_from"):
+        r = c.check_tool_calls(t, expected, mode=mode)  # type: ignore[arg-type]
+        assert r.status is P, r.render()
+    assert [x.arguments["file_path"] for x in c.check_tool_calls(t, expected, mode="covers").matched] == [
+        "b.py",
+        "a.py",
+    ]
+
+
+def test_in_order_failure_points_at_the_gap() -> None:
+    t = calls("Edit", "Read", "Bash")
+    r = c.check_tool_calls(t, ["Read", "Edit"])
+    assert r.status is F
+    assert r.found == "no Edit after #1 Read (expected call 2 of 2); calls were [Edit, Read, Bash]"
+    assert "Edit was called at #0, before #1 Read (matched as expected call 1)" in r.notes
+
+
+def test_exact_sequence_failure_has_a_nearest_miss() -> None:
+    t = T().user("go").call("Read", file_path="a.py").call("Edit", file_path="b.py").say("x").done()
+    r = c.check_tool_calls(t, ["Read", Call("Edit", file_path="a.py")], mode="exact_sequence")
+    assert r.status is F
+    assert r.nearest_miss is not None
+    assert [(d.path, d.expected, d.found) for d in r.nearest_miss.differences] == [
+        ("args.file_path", "'a.py'", "'b.py'")
+    ]
+
+
+def test_among_restricts_the_calls_considered() -> None:
+    t = calls("Read", "TodoWrite", "Edit", "TodoWrite", "Bash")
+    assert c.check_tool_calls(t, ["Read", "Edit", "Bash"], mode="exact_sequence").status is F
+    r = c.check_tool_calls(t, ["Read", "Edit", "Bash"], mode="exact_sequence", among=["Read", "Edit", "Bash"])
+    assert r.status is P
+
+
+def test_args_mode_and_overrides_in_sequences() -> None:
+    t = T().user("go").call("Write", file_path="a.py", content="x", ts=1).say("ok").done()
+    exp = [Call("Write", file_path="a.py", content="x")]
+    assert c.check_tool_calls(t, exp, mode="exact_sequence").status is P
+    assert c.check_tool_calls(t, exp, mode="exact_sequence", args_mode="exact").status is F
+    assert c.check_tool_calls(t, exp, mode="exact_sequence", args_mode="exact", overrides={"Write": ["file_path", "content"]}).status is P
+    assert c.check_tool_calls(t, [Call("Write", file_path="zzz")], mode="covers", args_mode="ignore").status is P
+
+
+def test_bad_mode_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="mode must be one of"):
+        c.check_tool_calls(calls("Read"), ["Read"], mode="subset")  # type: ignore[arg-type]
+
+
+def test_before_after() -> None:
+    t = calls("Read", "Edit", "Read", "Bash")
+    assert c.check_called_before(t, "Read", "Edit").status is P
+    assert c.check_called_before(t, "Edit", "Read").status is F
+    assert c.check_called_before(t, "Read", "Edit", every=True).status is F  # a Read comes after the Edit
+    assert c.check_called_after(t, "Bash", "Edit").status is P
+    assert c.check_called_after(t, "Edit", "Bash").status is F
+    r = c.check_called_before(t, "Read", "Write")
+    assert r.status is F and r.found == "no Write call"
+
+
+def test_within_and_never_after() -> None:
+    t = calls("Edit", "Read", "Bash", "Edit", "Bash")
+    assert c.check_called_within(t, "Edit", "Bash", steps=2).status is P
+    r = c.check_called_within(t, "Edit", "Bash", steps=1)
+    assert r.status is F
+    assert r.evidence[0].text.endswith("next Bash is 2 calls later (#2)")
+    assert c.check_never_after(t, "Bash", "Write").status is P
+    r = c.check_never_after(t, "Bash", "Edit")
+    assert r.status is F and r.found == "1 Edit call after #2"
+    with pytest.raises(UsageError):
+        c.check_called_within(t, "Edit", "Bash", steps=0)
+
+
+# -- results -------------------------------------------------------------------------------
+
+
+def test_succeeded_failed_and_retries() -> None:
+    t = fix_tests()
+    assert c.check_tool_succeeded(t, "Read").status is P
+    assert c.check_tool_failed(t, "Bash").status is P
+    assert c.check_tool_failed(t, "Read").status is F
+    r = c.check_retried_after_failure(t, "Bash")
+    assert r.status is P and [x.index for x in r.matched] == [1, 3]
+    assert c.check_retried_after_failure(t, "Read").status is F
+    t2 = T().user("x").call("Bash", command="a", error=True).call("Bash", command="b").say("x").done()
+    assert c.check_retried_after_failure(t2, "Bash").status is F
+    assert c.check_retried_after_failure(t2, "Bash", same_args=False).status is P
+    assert c.check_no_tool_errors(t).status is F
+    assert c.check_no_tool_errors(t, ignore_recovered=True).status is P
+    assert c.check_no_tool_errors(t, tools=["Read", "Edit"]).status is P
+
+
+def test_only_failed_calls_means_tool_succeeded_fails_with_outcomes() -> None:
+    t = T().user("x").call("Bash", command="make", error=True, exit_code=2).say("x").done()
+    r = c.check_tool_succeeded(t, "Bash")
+    assert r.status is F
+    assert r.found == "1 Bash call, 1 failed (exit code 2)"
+
+
+def test_tool_output() -> None:
+    t = fix_tests()
+    assert c.check_tool_output(t, "Bash", contains="12 passed").status is P
+    assert c.check_tool_output(t, "Bash", matches=r"\d+ passed").status is P
+    r = c.check_tool_output(t, "Bash", contains="13 passed")
+    assert r.status is F and r.name == "tool_output"
+    with pytest.raises(UsageError):
+        c.check_tool_output(t, "Bash")
+
+
+# -- shell -------------------------------------------------------------------------------
+
+
+def test_command_ran_matches_whole_words() -> None:
+    t = fix_tests()
+    assert c.check_command_ran(t, "npm test").status is P
+    assert c.check_command_ran(t, "npm tes").status is F
+    assert c.check_command_ran(t, Matches(r"npm\s+test\b.*--ci")).status is P
+    assert c.check_command_succeeded(t, "npm test").status is P
+    fail = T().user("x").call("Bash", command="npm run build", error=True, exit_code=1).say("x").done()
+    r = c.check_command_succeeded(fail, "npm run build")
+    assert r.status is F and r.found == "1 matching command, failed (exit code 1)"
+    assert c.check_command_ran(fail, "npm run build", succeeded=False).status is P
+
+
+# -- files -------------------------------------------------------------------------------
+
+
+def test_claude_file_tools() -> None:
+    t = (
+        T().user("x")
+        .call("Read", file_path="/w/src/a.ts")
+        .call("Write", file_path="/w/src/b.ts", content="x")
+        .call("MultiEdit", file_path="/w/src/a.ts", edits=[])
+        .say("x").done()
+    )
+    assert c.check_file_read(t, "src/a.ts").status is P
+    assert c.check_file_written(t, "src/b.ts").status is P
+    assert c.check_file_edited(t, "/w/src/a.ts").status is P
+    assert c.check_file_edited(t, "*.ts").status is P
+    assert c.check_file_changed(t, Matches(r"b\.ts$")).status is P
+    assert c.check_file_written(t, "a.ts").status is F
+    assert c.check_file_read(t, "rc/a.ts").status is F  # path components, not substrings
+    assert c.check_file_not_changed(t, "README.md").status is P
+    assert c.check_file_not_changed(t, "src/b.ts").status is F
+
+
+def test_codex_file_change_and_apply_patch() -> None:
+    patch = "*** Begin Patch\n*** Add File: docs/new.md\n+hi\n*** Update File: src/x.py\n@@\n-a\n+b\n*** Delete File: old.txt\n*** End Patch"
+    t = (
+        T(fmt="codex-exec").user("x")
+        .call("file_change", kind="file_edit", changes=[{"path": "/r/src/m.py", "kind": "update"}, {"path": "/r/n.py", "kind": "add"}])
+        .call("apply_patch", kind="file_edit", raw_arguments=patch, args={})
+        .call("command_execution", kind="shell", command=f"apply_patch <<'EOF'\n{patch.replace('docs/new.md', 'docs/other.md')}\nEOF")
+        .say("x").done()
+    )
+    ev = [(e.op, e.path) for e in c.file_events(t)]
+    assert ev == [
+        ("edit", "/r/src/m.py"), ("write", "/r/n.py"),
+        ("write", "docs/new.md"), ("edit", "src/x.py"), ("delete", "old.txt"),
+        ("write", "docs/other.md"), ("edit", "src/x.py"), ("delete", "old.txt"),
+    ]
+    assert c.check_file_written(t, "n.py").status is P
+    assert c.check_file_edited(t, "src/m.py").status is P
+    assert c.check_file_written(t, "docs/other.md").status is P
+
+
+# -- final response, links, raw text --------------------------------------------------------
+
+
+def test_final_response() -> None:
+    t = fix_tests()
+    assert c.check_final_response_contains(t, "12 tests pass").status is P
+    assert c.check_final_response_contains(t, "ALL 12", ignore_case=True).status is P
+    assert c.check_final_response_matches(t, r"\d+ tests pass").status is P
+    r = c.check_final_response_not_contains(t, "12 tests")
+    assert r.status is F
+    assert r.found == "it does at character 11: Fixed. All 12 tests pass: https://ci.example.com/runs/7"
+    assert c.check_final_response_not_contains(t, "sorry").status is P
+    none = T().user("x").call("Read", file_path="a").done()
+    assert c.check_final_response_contains(none, "x").status is F
+    assert c.check_final_response_not_contains(none, "x").status is I
+
+
+def test_links() -> None:
+    t = fix_tests()
+    assert c.check_link_present(t, "https://ci.example.com/runs/7").status is P
+    assert c.check_link_present(t, "https://ci.example.com/*").status is P
+    r = c.check_link_present(t, "https://ci.example.com/runs/8")
+    assert r.status is F and r.found == "links [https://ci.example.com/runs/7]"
+    assert c.check_link_absent(t, Matches("evil")).status is P
+    assert c.check_link_absent(t).status is F
+    t2 = T().user("x").say("See [docs](https://d.example.org/a). Done.").done()
+    assert c.check_link_present(t2, "https://d.example.org/a").status is P
+
+
+def test_raw_transcript_text(tmp_path: Path) -> None:
+    f = tmp_path / "run.jsonl"
+    f.write_text('{"a": 1}\n{"token": "sk-live-123"}\n', encoding="utf-8")
+    t = T(path=str(f)).user("x").done()
+    assert c.check_transcript_contains(t, '"a": 1').status is P
+    r = c.check_transcript_not_contains(t, "sk-live-")
+    assert r.status is F
+    assert r.evidence[0].location is not None and r.evidence[0].location.line == 2
+    assert c.check_transcript_not_contains(t, Matches(r"AKIA[0-9A-Z]{16}")).status is P
+    mem = T(path="<memory>").user("x").done()
+    assert c.check_transcript_contains(mem, "x").status is E
+
+
+# -- budgets, subagents, skills ------------------------------------------------------------
+
+
+def test_budget() -> None:
+    t = fix_tests()
+    assert c.check_budget(t, max_tool_calls=4, max_steps=5).status is P
+    r = c.check_budget(t, max_tool_calls=3)
+    assert r.status is F and r.found == "4 tool calls (limit 3)"
+    assert r.evidence[0].call_id == "toolu_04"
+    assert c.check_budget(t, max_tokens=10).status is I  # no usage recorded: never estimated
+    with pytest.raises(UsageError):
+        c.check_budget(t)
+
+
+def test_subagent_and_skill() -> None:
+    t = (
+        T().user("x")
+        .call("Task", prompt="p", subagent_type="Explore", description="look around")
+        .call("Skill", skill="storybook:write-stories")
+        .call("command_execution", kind="shell", command="cat ~/.codex/skills/pdf-tools/SKILL.md")
+        .say("x").done()
+    )
+    assert c.check_subagent_used(t).status is P
+    assert c.check_subagent_used(t, type="Explore").status is P
+    assert c.check_subagent_used(t, type="Plan").status is F
+    assert c.check_subagent_used(calls("Read")).status is F
+    assert c.check_skill_invoked(t, "write-stories").status is P
+    assert c.check_skill_invoked(t, "storybook:write-stories").status is P
+    assert c.check_skill_invoked(t, "pdf-tools").status is P
+    r = c.check_skill_invoked(t, "docx")
+    assert r.status is F and r.found == "skills [pdf-tools, storybook:write-stories]"
+
+
+# -- business-flow safety ------------------------------------------------------------------
+
+SAVE = "mcp__shop__save_address"
+
+
+def test_confirmation_before_write() -> None:
+    ok = (
+        T().user("save my new address: 1 Main St")
+        .say("Save 1 Main St as your default address?")
+        .user("yes please")
+        .call(SAVE, address="1 Main St")
+        .say("Saved.").done()
+    )
+    assert c.check_confirmed_before_write(ok, [SAVE]).status is P
+    no = T().user("yes, save my new address: 1 Main St").call(SAVE, address="1 Main St").say("Saved.").done()
+    r = c.check_confirmed_before_write(no, [SAVE])
+    assert r.status is F  # the task prompt is not a confirmation
+    assert c.check_confirmed_before_write(no, [SAVE], include_prompt=True).status is P
+    twice = (
+        T().user("save").say("ok?").user("yes").call(SAVE, address="a").call(SAVE, address="b").say("x").done()
+    )
+    assert c.check_confirmed_before_write(twice, [SAVE]).status is F
+    assert c.check_confirmed_before_write(twice, [SAVE], per_write=False).status is P
+    asked = (
+        T().user("save")
+        .call("AskUserQuestion", questions=[{"question": "Save?"}], output='User answered: "Save?"="Yes"')
+        .call(SAVE, address="a").say("x").done()
+    )
+    assert c.check_confirmed_before_write(asked, [SAVE]).status is P
+    refused = T().user("save").say("Sure?").user("no, do not").call(SAVE, address="a").say("x").done()
+    assert c.check_confirmed_before_write(refused, [SAVE]).status is F
+
+
+def test_no_duplicate_calls() -> None:
+    t = T().user("x").call(SAVE, address="a", zip="1").call(SAVE, zip="1", address="a").say("x").done()
+    r = c.check_no_duplicate_calls(t, [SAVE])
+    assert r.status is F
+    assert "same tool and arguments as #0 (run.jsonl:2)" in r.evidence[1].text
+    retry = T().user("x").call(SAVE, address="a", error=True).call(SAVE, address="a").say("x").done()
+    assert c.check_no_duplicate_calls(retry, [SAVE]).status is P
+    assert c.check_no_duplicate_calls(retry, [SAVE], ignore_failed=False).status is F
+
+
+def test_resources_allowed() -> None:
+    t = (
+        T().user("x")
+        .call("mcp__shop__get_order", order_id="A-1001")
+        .call("mcp__shop__get_order", order_id="B-2002")
+        .call("mcp__shop__refund", items=[{"order_id": "A-1001"}])
+        .say("x").done()
+    )
+    r = c.check_resources_allowed(t, ["get_order"], path="order_id", allowed={"A-1001"})
+    assert r.status is F
+    assert r.evidence[0].text.endswith("order_id = 'B-2002' not allowed")
+    assert c.check_resources_allowed(t, ["refund"], path="$.items[*].order_id", allowed=["A-1001"]).status is P
+    assert c.check_resources_allowed(t, ["get_order"], path="order_id", allowed=Matches("^[AB]-")).status is P
+    assert c.check_resources_allowed(t, ["refund"], path="order_id", allowed=["A-1001"]).status is F
+    assert c.check_resources_allowed(t, ["refund"], path="order_id", allowed=["A-1001"], missing_ok=True).status is P
+
+
+def test_failures_not_reported_as_success() -> None:
+    base = T().user("refund order 7").call("mcp__shop__refund", order_id="7", output="Error: upstream timed out after 30s")
+    lying = base.say("Your refund for order 7 has been processed.").done()
+    r = c.check_failures_not_reported_as_success(lying)
+    assert r.status is F
+    assert r.evidence[0].call_id == "toolu_01"
+    honest = (
+        T().user("refund order 7").call("mcp__shop__refund", order_id="7", output="Error: upstream timed out after 30s")
+        .say("The refund request timed out; nothing was charged. Shall I try again?").done()
+    )
+    assert c.check_failures_not_reported_as_success(honest).status is P
+    recovered = (
+        T().user("x").call("mcp__shop__refund", order_id="7", error=True, output="timeout")
+        .call("mcp__shop__refund", order_id="7", output="refunded").say("Refunded.").done()
+    )
+    r = c.check_failures_not_reported_as_success(recovered)
+    assert r.status is P and r.vacuous
+    denied = T().user("x").call("Bash", command="rm x", status="declined", output="denied").say("Removed x.").done()
+    assert c.check_failures_not_reported_as_success(denied).status is F
+
+
+# -- errors from caller-supplied code ----------------------------------------------------------
+
+
+def test_a_raising_predicate_is_an_error_result_not_a_crash() -> None:
+    def boom(v: Any) -> bool:
+        raise KeyError("nope")
+
+    r = c.check_tool_called(fix_tests(), "Bash", command=Satisfies(boom))
+    assert r.status is E
+    assert r.summary == "error: the check could not run: KeyError: 'nope'"
+
+
+def test_regex_timeout_is_an_error_result() -> None:
+    t = T().user("x").call("Bash", command="a" * 40).say("x").done()
+    r = c.check_tool_called(t, "Bash", command=Matches(r"(?:(?:a|aa)+)+b", timeout=0.05))
+    assert r.status is E
+    assert "RegexTimeoutError" in r.summary
+
+
+def test_results_are_deterministic() -> None:
+    a = c.check_tool_calls(fix_tests(), ["Edit", "Read", "Write"], mode="any_order").render()
+    b = c.check_tool_calls(fix_tests(), ["Edit", "Read", "Write"], mode="any_order").render()
+    assert a == b
+
+
+def test_any_argument_value_spec() -> None:
+    t = fix_tests()
+    assert c.check_tool_called(t, "Edit", old_string=ANY, new_string=ANY).status is P
