@@ -713,18 +713,48 @@ def _entry_body(block: Section, what: str, b: _Builder) -> Sequence[str]:
 
 
 def _list_items(lines: Sequence[str], first_line: int, what: str, b: _Builder) -> list[str]:
-    """The ``- item`` lines of a list; text after the list (past a blank line) is ignored."""
+    """The ``- item`` lines of a list.
+
+    The formatter writes a list without blank lines, so an item after the list has ended
+    belongs to a section whose heading is missing: it is reported and left out. Other text
+    after the list (past a blank line) is ignored unless it looks like part of a report.
+    """
     items: list[str] = []
     blank_since_item = False
     for offset, line in enumerate(lines):
         if line.startswith("- ") or line == "-":
+            if items and blank_since_item:
+                b.issue(
+                    first_line + offset,
+                    f"{what}: list item {line[:60]!r} after the list ended "
+                    "(the heading of its section is missing?)",
+                )
+                continue
             items.append(line[2:])
             blank_since_item = False
         elif not line.strip():
             blank_since_item = True
-        elif not items or not blank_since_item:
+        elif not items or not blank_since_item or line.startswith(_REPORT_LINE_STARTS):
             b.issue(first_line + offset, f"{what}: {line[:60]!r} is not a '- ' list item")
     return items
+
+
+def _is_story_id(text: str) -> bool:
+    return bool(text) and len(text.split()) == 1 and text == text.strip()
+
+
+def _story_ids(items: Sequence[str], section: Section, b: _Builder) -> list[str]:
+    ids = []
+    for item in items:
+        if _is_story_id(item):
+            ids.append(item)
+        else:
+            b.issue(section.line, f"'## {section.title}': {item[:60]!r} is not a story id")
+    return ids
+
+
+def _is_unhandled_block(body: Sequence[str]) -> bool:
+    return bool(body) and body[0].startswith("**Error message**:")
 
 
 def _check_blank_after_heading(section: Section, b: _Builder) -> None:
@@ -738,11 +768,7 @@ def _check_blank_after_heading(section: Section, b: _Builder) -> None:
 def _read_passing(section: Section, b: _Builder) -> None:
     _check_blank_after_heading(section, b)
     items = _list_items(section.lines, section.first_body_line, f"'## {PASSING}'", b)
-    for item in items:
-        if item:
-            b.passing.append(item)
-        else:
-            b.issue(section.line, f"'## {PASSING}' has an empty list item")
+    b.passing.extend(_story_ids(items, section, b))
     if not items:
         b.issue(section.line, f"'## {PASSING}' lists no stories")
 
@@ -765,13 +791,16 @@ def _blocks(section: Section, b: _Builder) -> tuple[list[str], list[Section]]:
 
 def _read_failing(section: Section, b: _Builder) -> None:
     items, blocks = _blocks(section, b)
-    for item in items:
-        if item:
-            b.failing.append(FailingStory(item))
-        else:
-            b.issue(section.line, f"'## {FAILING}' has an empty list item")
+    b.failing.extend(FailingStory(story_id) for story_id in _story_ids(items, section, b))
     for block in blocks:
         body = list(_entry_body(block, f"'### {block.title}'", b))
+        if not _is_story_id(block.title) or _is_unhandled_block(body):
+            b.issue(
+                block.line,
+                f"'### {block.title}' is not a failing story (the heading of its section is "
+                "missing?)",
+            )
+            continue
         a11y = False
         if body and body[-1] == ACCESSIBILITY_FAILED_TEXT:
             a11y = True
@@ -844,16 +873,20 @@ def _read_a11y(section: Section, b: _Builder) -> None:
     items, blocks = _blocks(section, b)
     for item in items:
         story_id, sep, rule_id = item.partition(" - ")
-        if sep:
+        if sep and _is_story_id(story_id):
             b.violations.append(A11yViolation(story_id, rule_id))
         else:
             b.issue(section.line, f"'## {A11Y}': {item[:60]!r} is not '<story> - <rule>'")
     for block in blocks:
         story_id, sep, rule_id = block.title.partition(" - ")
-        if not sep:
-            b.issue(block.line, f"'### {block.title}' is not '### <story> - <rule>'")
-            continue
         body = _entry_body(block, f"'### {block.title}'", b)
+        if not sep or not _is_story_id(story_id) or _is_unhandled_block(body):
+            b.issue(
+                block.line,
+                f"'### {block.title}' is not '### <story> - <rule>' (the heading of its "
+                "section is missing?)",
+            )
+            continue
         if rule_id == "Error":
             b.a11y_errors.append(A11yCheckError(story_id, "\n".join(body)))
             continue
@@ -905,6 +938,13 @@ def _read_unhandled(section: Section, b: _Builder) -> None:
                 values[current].append(line)
             elif line.strip():
                 b.issue(first_body + offset, f"{line[:60]!r} is not a field of an unhandled error")
+        if body and not values and stack is None:
+            b.issue(
+                block.line,
+                f"'### {block.title}' is not an unhandled error (the heading of its section is "
+                "missing?)",
+            )
+            continue
         missing = [f"'**{lb}**:'" for lb in labels if lb not in values]
         if stack is None:
             missing.append(f"'{STACK_LABEL}'")
