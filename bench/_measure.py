@@ -147,7 +147,12 @@ def checks(path: str) -> Result:
     statuses: dict[str, int] = {}
     for r in results:
         s = getattr(r, "status", None)
-        key = str(getattr(s, "value", s)) if s is not None else type(r).__name__
+        if isinstance(r, str):
+            key = r
+        elif s is not None:
+            key = str(getattr(s, "value", s))
+        else:
+            key = type(r).__name__
         statuses[key] = statuses.get(key, 0) + 1
     return {
         "ok": True,

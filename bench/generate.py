@@ -675,11 +675,13 @@ def _codex_exec(out: _Out, target: int, seed: int, man: _Manifest) -> None:
             n += 1
             return f"item_{n - 1}"
 
+        short = first_process
         if first_process:
             out.emit({"type": "item.completed", "item": {"id": item_id(), "type": "error",
                       "message": "Model metadata for `gpt-5.1-codex` not found; using defaults"}})
             first_process = False
-        for _turn in range(rng.randint(3, 12)):
+        # the first process is short, so that even a small file has a resumed thread
+        for _turn in range(2 if short else rng.randint(3, 12)):
             last = out.bytes >= target
             out.emit({"type": "turn.started"})
             rounds = rng.randint(1, 6)
