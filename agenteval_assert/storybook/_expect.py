@@ -219,7 +219,8 @@ def _call_evidence(call: Any, note: str = "") -> Evidence:
     if note:
         text += f"  {note}"
     cmd = getattr(call, "command", None)
-    return Evidence(text=text, location=_where(call), detail=f"command: {cmd}" if cmd else "")
+    detail = "command: " + json.dumps(cmd, ensure_ascii=False) if isinstance(cmd, str) else ""
+    return Evidence(text=text, location=_where(call), detail=detail)
 
 
 def _result_evidence(res: Any, note: str = "") -> Evidence:
