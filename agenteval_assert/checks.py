@@ -242,7 +242,7 @@ def _incomplete(t: Transcript) -> list[str]:
     reasons = []
     if not t.steps:
         reasons.append("the transcript is empty (no messages, no tool calls)")
-    reasons.extend(f"the transcript {p}" if not p.startswith("the ") else p for p in t.health.problems())
+    reasons.extend(p if p.startswith("the ") else f"the transcript has {p}" for p in t.health.problems())
     return reasons
 
 
@@ -251,7 +251,7 @@ def _inconclusive_evidence(t: Transcript) -> list[Evidence]:
     for cid in t.health.unanswered_calls[:10]:
         c = t.call(cid)
         if c is not None:
-            ev.append(Evidence.from_call(c, "(no result)"))
+            ev.append(Evidence.from_call(c))
     return ev
 
 
