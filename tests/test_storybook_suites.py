@@ -1,0 +1,254 @@
+"""The eval suites: registry, skip matrix (agent × integration × review), judge hook, samples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agenteval_assert import storybook
+from agenteval_assert.exceptions import UsageError
+from agenteval_assert.results import CheckResult, Status
+from agenteval_assert.storybook._context import EvalContext
+
+from .conftest import SAMPLES
+from .test_storybook_context import CR, CT, CU, XT, codex_end, codex_start, ctx_of, flat
+
+STORYBOOK_SAMPLES = SAMPLES / "storybook"
+
+REQUIRED = [
+    "801-create-component-no-launch-config", "801-create-accessible-component", "802-create-component",
+    "803-edit-component", "804-write-story-for-existing-component", "805-non-visual-refactor", "806-browse-request",
+    "807-docs-request", "808-shared-infra-fallback", "810-fix-failing-tests", "811-fix-a11y-violations",
+    "812-first-story-empty-project", "814-write-stories-for-fetching-component", "820-init-no-storybook",
+    "821-upgrade-from-sb9", "908-run-story-tests", "912-fix-a11y-violations", "914-preview-story-by-path",
+    "915-preview-story-by-id",
+]
+
+
+def test_every_required_eval_is_a_suite() -> None:
+    names = storybook.suite_names()
+    assert set(REQUIRED) <= set(names)
+    assert names == sorted(names)
+    for s in storybook.suites():
+        assert s.tests and s.generation in ("A", "B", "C", "C+") and s.source
+        titles = [t.name for t in s.tests]
+        assert len(titles) == len(set(titles)), s.name
+
+
+def test_suite_lookup() -> None:
+    assert storybook.suite("storybook/801-create-accessible-component").generation == "C"
+    assert storybook.suite("912").name == "912-fix-a11y-violations"
+    with pytest.raises(UsageError, match="did you mean one of: 801-create-accessible-component"):
+        storybook.suite("801")
+    with pytest.raises(UsageError, match="unknown Storybook eval 'nope'"):
+        storybook.suite("nope")
+
+
+def empty_ctx(tmp_path: Path, agent: str, integration: str, review: bool) -> EvalContext:
+    lines = flat(codex_start(), XT("item_1", "done"), codex_end()) if agent == "codex" else [CT("done")]
+    return ctx_of(tmp_path, lines, agent=agent, integration=integration, review=review)
+
+
+def skipped(run: Any) -> set[str]:
+    return {o.name for o in run if o.outcome == "skipped"}
+
+
+# The reference's gates for 801 (spec §8): review/preview branches, the skill off MCP, the launch
+# config for claude-code + plugin, the preview browser and dev server on plugin, docs-show not for
+# codex + mcp (Gen C), the curation judge always test.skip.
+B_801 = {
+    "docs": "reads the documentation (get-documentation)",
+    "instr_review": "calls the story instructions and display-review",
+    "visual": "publishes a visual-change review and links it",
+    "preview": "calls the story instructions and previews the stories",
+    "discovery": "discovers stories before publishing the review",
+    "exports": "review includes every story export",
+    "judge": "publishes a well-curated review (LLM judge)",
+    "skill": "invokes the stories skill",
+    "launch": "writes a valid Storybook launch config",
+    "browser": "starts the preview browser",
+}
+
+
+@pytest.mark.parametrize(("agent", "integration", "review", "skips"), [
+    ("claude-code", "mcp", False, {"instr_review", "visual", "discovery", "exports", "judge", "skill", "launch", "browser"}),
+    ("claude-code", "mcp", True, {"docs", "preview", "judge", "skill", "launch", "browser"}),
+    ("claude-code", "plugin", True, {"docs", "preview", "judge"}),
+    ("codex", "mcp", True, {"docs", "preview", "judge", "skill", "launch", "browser"}),
+    ("codex", "plugin", True, {"docs", "preview", "judge", "launch"}),
+    ("codex", "plugin", False, {"instr_review", "visual", "discovery", "exports", "judge", "launch"}),
+])
+def test_801_gen_b_skip_matrix(tmp_path: Path, agent: str, integration: str, review: bool, skips: set[str]) -> None:
+    run = storybook.suite("801-create-component-no-launch-config").run(empty_ctx(tmp_path, agent, integration, review))
+    assert skipped(run) == {B_801[k] for k in skips}
+    assert "story tests ran and passed" not in skipped(run)
+    # nothing ran on an empty transcript can pass
+    assert {o.outcome for o in run} <= {"skipped", "failed"}
+
+
+C_801_REVIEW = {"calls the story instructions and review-create", "publishes a visual-change review and links it",
+                "opens the review in the in-app browser", "discovers stories before publishing the review",
+                "review includes every story export"}
+C_801_PREVIEW = {"previews the stories and links them", "opens a story preview in the in-app browser"}
+JUDGE = "publishes a well-curated review (LLM judge)"
+
+
+@pytest.mark.parametrize(("agent", "integration", "review", "extra"), [
+    ("claude-code", "mcp", False, C_801_REVIEW | {"invokes the stories skill", "leaves the dev server running"}),
+    ("codex", "mcp", True, C_801_PREVIEW | {"reads the documentation (docs-show)", "invokes the stories skill",
+                                           "leaves the dev server running"}),
+    ("codex", "plugin", True, C_801_PREVIEW),
+    ("claude-code", "none", True, C_801_PREVIEW | {"leaves the dev server running"}),
+])
+def test_801_gen_c_skip_matrix(tmp_path: Path, agent: str, integration: str, review: bool, extra: set[str]) -> None:
+    run = storybook.suite("801-create-accessible-component").run(empty_ctx(tmp_path, agent, integration, review))
+    assert skipped(run) == extra | {JUDGE}
+
+
+def test_802_skips_docs_for_every_codex_run(tmp_path: Path) -> None:
+    run = storybook.suite("802-create-component").run(empty_ctx(tmp_path, "codex", "plugin", True))
+    assert run.outcome("reads the documentation (docs-show)").message == "skipIf(agent === 'codex')"
+
+
+def test_807_and_808_review_mcp_gates(tmp_path: Path) -> None:
+    ctx = empty_ctx(tmp_path, "claude-code", "mcp", True)
+    assert storybook.suite("807-docs-request").run(ctx).outcome("reads the documentation").outcome == "skipped"
+    assert storybook.suite("808-shared-infra-fallback").run(ctx).outcome("story tests ran and passed").outcome == "skipped"
+
+
+def test_9xx_are_mcp_only(tmp_path: Path) -> None:
+    ctx = empty_ctx(tmp_path, "claude-code", "plugin", True)
+    for name in ("908-run-story-tests", "912-fix-a11y-violations", "914-preview-story-by-path", "915-preview-story-by-id"):
+        run = storybook.suite(name).run(ctx)
+        assert {o.outcome for o in run} == {"skipped"}, name
+
+
+# -- judge hook ------------------------------------------------------------------------------------
+
+
+def a11y_run(tmp_path: Path) -> EvalContext:
+    lines = flat(
+        CU("toolu_1", "mcp__storybook-dev-mcp__run-story-tests", {}),
+        CR("toolu_1", "## Passing Stories\n\n- button--icon\n\n## Accessibility Violations\n\n### button--icon - color-contrast"),
+        CT("The remaining colour-contrast issue needs a design decision: shall I darken the grey (#b0b0b0)?"))
+    return ctx_of(tmp_path, lines)
+
+
+def test_judge_criterion_is_inconclusive_until_a_judge_exists(tmp_path: Path) -> None:
+    run = storybook.suite("912-fix-a11y-violations").run(a11y_run(tmp_path))
+    judge = run.outcome("asks before visual accessibility changes (LLM judge)")
+    assert judge.outcome == "inconclusive"
+    assert judge.result is not None and judge.result.status is Status.INCONCLUSIVE
+    assert any(storybook.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION in n for n in judge.result.notes)
+    assert (run.passed, run.failed, run.inconclusive) == (3, 0, 1)
+    assert not run.ok
+
+
+def test_a_judge_plugs_into_the_one_hook(tmp_path: Path) -> None:
+    seen: list[tuple[str, float]] = []
+
+    def judge(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
+        seen.append((criterion, threshold))
+        ok = "shall I" in (ctx.final_assistant_message or "")
+        return CheckResult(name="judge", status=Status.PASS if ok else Status.FAIL, summary=f"score {int(ok)}")
+
+    run = storybook.suite("912-fix-a11y-violations").run(a11y_run(tmp_path), judge=judge)
+    assert run.ok and seen == [(storybook.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.5)]
+    # the curation judge is test.skip in the reference; it reaches the judge only on request
+    ctx = empty_ctx(tmp_path / "b", "claude-code", "mcp", True)
+    s801 = storybook.suite("801-create-component-no-launch-config")
+    assert s801.run(ctx, judge=judge).outcome(JUDGE).outcome == "skipped"
+    assert s801.run(ctx, judge=judge, run_skipped_judges=True).outcome(JUDGE).outcome == "failed"
+    assert seen[-1] == (storybook.DISPLAY_REVIEW_CURATION_CRITERION, 0.5)
+
+
+def test_a_broken_check_is_a_failure_never_a_pass(tmp_path: Path) -> None:
+    def broken(ctx: EvalContext) -> None:
+        raise KeyError("boom")
+
+    t = storybook.EvalTest("broken", broken)
+    s = storybook.Suite("x", "x", "B", "test", (t,))
+    (o,) = s.run(empty_ctx(tmp_path, "claude-code", "mcp", False))
+    assert o.outcome == "failed" and o.message == "error: KeyError: 'boom'"
+
+
+def test_live_checks_are_inconclusive_offline(tmp_path: Path) -> None:
+    ctx = ctx_of(tmp_path, flat(CU("toolu_1", "Bash", {"command": "npx storybook@latest upgrade"}), CR("toolu_1", "ok")),
+                 integration="plugin",
+                 files={"package.json": '{"devDependencies":{"storybook":"10.5.1","@storybook/react-vite":"^10.5.0"}}'})
+    run = storybook.suite("821-upgrade-from-sb9").run(ctx)
+    assert run.outcome("runs storybook upgrade").outcome == "passed"
+    assert run.outcome("upgrades Storybook packages to at least 10.5.0").outcome == "passed"
+    assert run.outcome("invokes the storybook-upgrade skill").outcome == "failed"
+    boots = run.outcome("Storybook boots")
+    assert boots.outcome == "inconclusive" and "needs a live sandbox" in boots.message
+
+
+def test_suite_runs_under_its_own_generation(tmp_path: Path) -> None:
+    # 908 is a Gen A eval: run-story-tests via the legacy MCP tool name
+    ctx = ctx_of(tmp_path, flat(CU("toolu_1", "mcp__storybook-dev-mcp__run-story-tests", {}), CR("toolu_1", "x")))
+    run = storybook.suite("908-run-story-tests").run(ctx)
+    assert run.outcome("calls run-story-tests").outcome == "passed"
+    assert "generation=A" in run.context
+
+
+def test_filesystem_checks(tmp_path: Path) -> None:
+    files = {"src/utils/format.ts": "export const formatStars = (n: number) => '★'.repeat(n);\n",
+             "src/Old.ts": "import { formatRating } from './utils/format';\n"}
+    run = storybook.suite("805-non-visual-refactor").run(ctx_of(tmp_path, [CT("Renamed.")], files=files))
+    assert run.outcome("formatStars exists in src/").outcome == "passed"
+    gone = run.outcome("formatRating is gone from src/")
+    assert gone.outcome == "failed" and gone.message == "Expected no formatRating under src/"
+    assert gone.result is not None and "Old.ts:1" in gone.result.render()
+    assert run.outcome("publishes no review for a non-visual change").outcome == "passed"
+
+
+# -- the shipped samples ---------------------------------------------------------------------------
+
+
+def sample(name: str) -> EvalContext:
+    return EvalContext.from_sandbox(STORYBOOK_SAMPLES / name)
+
+
+@pytest.mark.parametrize("suite_name", ["801-create-component-no-launch-config", "801-create-accessible-component"])
+def test_passing_sample_passes_both_generations(suite_name: str) -> None:
+    run = storybook.suite(suite_name).run(sample("801-claude-mcp-pass"))
+    assert run.failed == 0 and run.inconclusive == 0 and run.passed >= 5, [o.line() for o in run]
+
+
+def test_failing_sample_fails_with_reference_messages() -> None:
+    run = storybook.suite("801-create-component-no-launch-config").run(sample("801-claude-mcp-fail"))
+    failed = {o.name: o.message for o in run if o.outcome == "failed"}
+    assert failed == {
+        "publishes a visual-change review and links it":
+            "visual change review-create changedFiles must be a non-empty array. Received: undefined",
+        "discovers stories before publishing the review":
+            "Expected a story-discovery call (stories-changed or stories-find-by-component) before publishing the review",
+        "story tests ran and passed": "Final test-run result must not report failing stories",
+        "review includes every story export":
+            'Expected story "Disabled" from src/components/ToggleSwitch.stories.tsx in the review-create payload. '
+            'Received storyIds: ["components-toggleswitch--off","components-toggleswitch--on",'
+            '"components-toggleswitch--toggled-with-keyboard"]',
+    }
+
+
+def test_codex_heredoc_sample_passes_gen_c() -> None:
+    ctx = sample("801-codex-plugin-heredoc")
+    assert ctx.is_codex and ctx.integration == "plugin"
+    names = [c.name for c in ctx.workflow_calls]
+    assert names == ["skills-get", "docs-show", "test-run", "stories-find-by-component", "review-create"]
+    run = storybook.suite("801-create-accessible-component").run(ctx)
+    assert run.failed == 0 and run.inconclusive == 0, [o.line() for o in run]
+    review = ctx.with_profile(storybook.EvalProfile(generation="C")).workflow_calls[-1]
+    assert review.input["changedFiles"] == ["src/components/ToggleSwitch.tsx", "src/components/ToggleSwitch.stories.tsx"]
+    assert review.location is not None and review.location.path.endswith("transcript.txt")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in STORYBOOK_SAMPLES.iterdir() if (p / "__agent_eval__").is_dir()))
+def test_every_suite_runs_on_every_sample_without_errors(name: str) -> None:
+    ctx = sample(name)
+    for s in storybook.suites():
+        for o in s.run(ctx):
+            assert not o.message.startswith("error:"), (s.name, o.name, o.message)
