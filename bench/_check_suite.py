@@ -16,6 +16,7 @@ outcomes, so a broken suite shows in the report instead of stopping the benchmar
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -99,14 +100,21 @@ def _checks() -> list[tuple[str, Callable[[Any], Any]]] | None:
     return suite
 
 
+#: Seconds per check of the last run, ``(label, seconds)`` in suite order (read by the bench).
+LAST_TIMINGS: list[tuple[str, float]] = []
+
+
 def _run_all(suite: list[tuple[str, Callable[[Any], Any]]]) -> Callable[[Any], list[Any]]:
     def run(t: Any) -> list[Any]:
         out: list[Any] = []
-        for _name, fn in suite:
+        LAST_TIMINGS.clear()
+        for name, fn in suite:
+            t0 = time.process_time()
             try:
                 out.append(fn(t))
             except Exception as exc:  # noqa: BLE001 - counted and shown, never fatal to the bench
                 out.append(f"raised: {type(exc).__name__}")
+            LAST_TIMINGS.append((name, time.process_time() - t0))
         return out
 
     return run

@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -89,6 +90,8 @@ def machine() -> dict[str, Any]:
                     break
     except OSError:
         pass
+    with contextlib.suppress(OSError):
+        info["load_average"] = [round(x, 2) for x in os.getloadavg()]
     node = shutil.which("node")
     if node:
         with contextlib.suppress(OSError, subprocess.SubprocessError):
@@ -257,6 +260,7 @@ def bench_checks(path: Path, runs: int, log: Any) -> dict[str, Any]:
         "parse_seconds": summarise([m["parse_seconds"] for m in ok]),
         "check_seconds": summarise([m["seconds"] for m in ok]),
         "ratio": summarise([m["seconds"] / m["parse_seconds"] for m in ok]),
+        "slowest": ok[0].get("slowest") if ok else None,
         "error": _err(ms),
         "raw": ms,
     }
@@ -274,20 +278,27 @@ def bench_batch(n: int, size: int, runs: int, data: Path, seed: int, log: Any) -
     try:
         for i in range(runs):
             t0 = time.perf_counter()
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             p = subprocess.run(
                 [sys.executable, "-m", "agenteval_assert", "check", *rel],
                 cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=False,
             )
             wall = time.perf_counter() - t0
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
             last = (p.stdout.strip().splitlines() or [""])[-1]
-            m: Measurement = {"ok": p.returncode in (0, 1, 4), "seconds": wall, "exit": p.returncode, "closing": last}
+            # CPU time of the whole process: interpreter start-up, imports, every file, the output
+            m: Measurement = {
+                "ok": p.returncode in (0, 1, 4), "seconds": cpu, "wall_seconds": wall,
+                "exit": p.returncode, "closing": last,
+            }
             if not m["ok"]:
                 m["error"] = f"exit {p.returncode}: {(p.stderr.strip() or last)[-300:]}"
             cli.append(m)
             lm = _child([sys.executable, "-m", "bench._measure", "batch", "@" + listing])
             lib.append(lm)
             log(
-                f"  batch run {i + 1}/{runs}: CLI {wall:.2f} s (exit {p.returncode}); "
+                f"  batch run {i + 1}/{runs}: CLI {cpu:.2f} s CPU, {wall:.2f} s wall (exit {p.returncode}); "
                 + (f"library {lm['seconds']:.2f} s" if lm.get("ok") else f"library ERROR {lm.get('error')}")
             )
     finally:
@@ -338,7 +349,10 @@ def render(res: dict[str, Any]) -> str:
         f"{m.get('implementation')} {m.get('python')}; Node {m.get('node', 'n/a')}; {m.get('platform')}."),
         (f"Mode: {res['mode']}; runs per figure: {res['runs']}; seed {res['seed']}; "
         f"agenteval-assert {res.get('version', '?')} at {res.get('commit', '?')}."),
-        "Times are medians with (min–max) over the runs; each run is a fresh process. MB = 10^6 bytes.",
+        f"Load average (1, 5, 15 min) at start {m.get('load_average', '?')}, at end {m.get('load_average_end', '?')}.",
+        ("Times are CPU seconds of the measured work (the machine may be shared: CPU time leaves out waiting for a core; "
+        "wall times are in latest.json), medians with (min–max) over the runs; each run is a fresh process. "
+        "MB = 10^6 bytes."),
         "",
         "## Parse + normalise (`agenteval_assert.load`) against a plain `json.loads` loop",
         "",
@@ -408,6 +422,9 @@ def render(res: dict[str, Any]) -> str:
             "|---|---|---|",
             f"| {_fmt_s(c['parse_seconds'])} | {_fmt_s(c['check_seconds'], 4)} | {_fmt_s(c['ratio'], 4)} |",
         ]
+        if c.get("slowest"):
+            out += ["", "Slowest checks (first run): " + ", ".join(
+                f"{name} {sec:.3f} s" for name, sec in c["slowest"][:6]) + "."]
         if c["error"]:
             out.append(f"\nError: {c['error']}")
     bt = res.get("batch")
@@ -546,6 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if batch_n:
         runs = 1 if a.smoke else 3
         res["batch"] = bench_batch(batch_n, batch_size, runs, a.data, a.seed, log)
+    with contextlib.suppress(OSError):
+        res["machine"]["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     res["targets"] = targets(res)
     md = render(res)
     sys.stdout.write(md)
