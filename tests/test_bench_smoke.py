@@ -48,7 +48,7 @@ def test_generated_file_parses_completely_and_matches_its_manifest(
 def test_generator_is_deterministic_and_seeded(tmp_path: Path) -> None:
     a = gen.generate("claude-session", 20_000, tmp_path / "a.jsonl", seed=1)
     b = gen.generate("claude-session", 20_000, tmp_path / "b.jsonl", seed=1)
-    c = gen.generate("claude-session", 20_000, tmp_path / "c.jsonl", seed=2)
+    gen.generate("claude-session", 20_000, tmp_path / "c.jsonl", seed=2)
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     assert (tmp_path / "a.jsonl").read_bytes() != (tmp_path / "c.jsonl").read_bytes()
     assert a["tool_calls"] == b["tool_calls"]

@@ -762,3 +762,16 @@ def test_sniff_is_total(records: list[dict[str, Any]]) -> None:
     for p in (CodexExecParser(), CodexRolloutParser()):
         why = p.sniff(head, "jsonl")
         assert why is None or isinstance(why, str)
+
+
+def test_item_updated_without_started_and_request_user_input() -> None:
+    t = exec_t(
+        {"type": "item.updated", "item": {"id": "item_4", "type": "todo_list", "items": [{"text": "a", "completed": False}]}},
+        {"type": "request_user_input", "id": "r1", "call_id": "call_q", "questions": [{"question": "Which port?"}]},
+        {"type": "item.completed", "item": {"id": "item_4", "type": "todo_list", "items": [{"text": "a", "completed": True}]}},
+    )
+    todo, ask = t.tool_calls
+    assert todo.id == "item_4" and todo.location.line == 1 and todo.output == "[x] a"
+    assert (ask.id, ask.name, ask.kind) == ("call_q", "request_user_input", "ask_user")
+    assert ask.arguments == {"questions": [{"question": "Which port?"}]}
+    assert t.health.unanswered_calls == ("call_q",)
