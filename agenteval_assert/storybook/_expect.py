@@ -34,7 +34,7 @@ import regex
 from ..exceptions import UsageError
 from ..model import Location, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, TranscriptAssertionError
-from ._context import _MISSING, EvalContext, ShellCommand, js_string
+from ._context import _MISSING, EvalContext, EvalProfile, ShellCommand, js_string
 
 __all__ = [
     "A11Y_VISUAL_CHANGE_APPROVAL_CRITERION",
@@ -63,17 +63,22 @@ __all__ = [
     "expect_valid_storybook_launch_config",
     "expect_workflow_calls",
     "find_dev_server_kill_commands",
+    "get_eval_context",
     "get_final_assistant_message",
     "get_shell_commands",
     "get_storybook_workflow_calls",
+    "get_transcript",
     "get_workflow_calls",
     "get_workflow_tool_results",
     "is_local_dev_server_url",
     "is_local_storybook_preview_url",
+    "is_record",
     "is_review_enabled",
     "js_regex_source",
     "json_stringify",
     "parse_codex_browser_navigations",
+    "parse_json",
+    "parse_workflow_tool_results",
     "run_story_tests_in_sandbox",
     "select_final_run_story_tests_report",
     "trunc",
@@ -275,6 +280,44 @@ def _normalize(ctx: EvalContext, name: str) -> str | None:
 
 # --------------------------------------------------------------------------------------------
 # §5.1 raw access
+
+
+def get_eval_context(directory: str | os.PathLike[str] = ".", *, profile: EvalProfile | None = None) -> EvalContext:
+    """``getEvalContext()``: the context of the sandbox at *directory* (a fresh object each call)."""
+    return EvalContext.from_sandbox(directory, profile=profile)
+
+
+def get_transcript(ctx: EvalContext) -> Transcript:
+    """``getTranscript()``: the parsed transcript."""
+    return ctx.transcript
+
+
+def is_record(value: Any) -> bool:
+    """``isRecord``: a JSON object (not ``null``, not an array)."""
+    return isinstance(value, Mapping)
+
+
+def parse_json(text: str) -> Any:
+    """``parseJson``: the decoded JSON, or ``None`` (JS ``undefined``) for blank or invalid text."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def parse_workflow_tool_results(
+    text: str, name: str, *, profile: EvalProfile | None = None, path: str = "<memory>"
+) -> list[Any]:
+    """``parseWorkflowToolResults(raw, name)``: results of workflow *name* in a raw transcript text."""
+    from .. import parse
+
+    if not text.strip():
+        return []
+    ctx = EvalContext.from_parts(parse(text, path=path), integration="mcp", shell_commands=[],
+                                 profile=profile or EvalProfile())
+    return get_workflow_tool_results(ctx, name)
 
 
 def is_review_enabled(ctx: EvalContext) -> bool:
