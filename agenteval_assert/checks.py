@@ -1830,7 +1830,7 @@ def check_resources_allowed(
         pool = list(allowed)
         ok = lambda v: any(values_match(a, v) for a in pool)
         shown = short_repr(sorted(pool, key=repr) if all(isinstance(a, (str, int)) for a in pool) else pool, 120)
-    echo = _echo("resources_allowed", [s.label() for s in specs], path=path, allowed=shown)
+    echo = _echo("resources_allowed", [s.label() for s in specs], path=path, allowed=_Shown(shown))
     bad: list[Evidence] = []
     n = 0
     for c in _pool(t, include_subagents):
@@ -1852,6 +1852,16 @@ def check_resources_allowed(
                      echo, bad, positive=False)
     return _negative("resources_allowed", t, assume_complete=assume_complete, expected=expected,
                      found=f"{_plural(n, 'call')}, all allowed" if n else "no such calls", check=echo, vacuous=n == 0)
+
+
+class _Shown:
+    """A value whose repr is already made (for the ``check:`` echo line)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 def _jp_key(key: str) -> str:
