@@ -26,6 +26,7 @@ from .checks import (
     DEFAULT_ANSWER,
     DEFAULT_CONFIRMATION,
     DEFAULT_FAILURE_OUTPUT,
+    FlagSpec,
     Mode,
 )
 from .matchers import ArgsMode, Matcher, Override, ToolSpec
@@ -197,13 +198,16 @@ def assert_called_within(
 
 def assert_command_ran(
     t: Transcript,
-    command: str | Matcher,
+    command: str | Matcher | None = None,
     /,
     *,
+    program: str | Matcher | None = None,
+    subcommand: str | Sequence[str] | None = None,
+    flags: FlagSpec | None = None,
     succeeded: bool | None = None,
     include_subagents: bool = True,
 ) -> ToolCall:
-    """A shell command ran whose text contains *command* as whole words (or matches a matcher).
+    """A shell command ran: matched on its text, and/or on the parsed program, subcommand, flags.
 
     Assertion form of :func:`agenteval_assert.checks.check_command_ran` (same arguments and semantics).
 
@@ -215,15 +219,22 @@ def assert_command_ran(
         decide it. CheckError: the check could not run.
     """
     __tracebackhide__ = True
-    result = checks.check_command_ran(t, command, succeeded=succeeded, include_subagents=include_subagents)
+    result = checks.check_command_ran(t, command, program=program, subcommand=subcommand, flags=flags, succeeded=succeeded, include_subagents=include_subagents)
     _raise_unless_passed(result)
     return result.matched[0]  # type: ignore[no-any-return]
 
 
 def assert_command_succeeded(
-    t: Transcript, command: str | Matcher, /, *, include_subagents: bool = True
+    t: Transcript,
+    command: str | Matcher | None = None,
+    /,
+    *,
+    program: str | Matcher | None = None,
+    subcommand: str | Sequence[str] | None = None,
+    flags: FlagSpec | None = None,
+    include_subagents: bool = True,
 ) -> ToolCall:
-    """A shell command matching *command* ran and succeeded.
+    """A shell command matching *command* (and/or program/subcommand/flags) ran and succeeded.
 
     Assertion form of :func:`agenteval_assert.checks.check_command_succeeded` (same arguments and semantics).
 
@@ -235,7 +246,7 @@ def assert_command_succeeded(
         decide it. CheckError: the check could not run.
     """
     __tracebackhide__ = True
-    result = checks.check_command_succeeded(t, command, include_subagents=include_subagents)
+    result = checks.check_command_succeeded(t, command, program=program, subcommand=subcommand, flags=flags, include_subagents=include_subagents)
     _raise_unless_passed(result)
     return result.matched[0]  # type: ignore[no-any-return]
 

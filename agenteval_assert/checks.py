@@ -29,7 +29,7 @@ import os
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, Union
 
 import attrs
 import regex
@@ -68,6 +68,7 @@ __all__ = [
     "DEFAULT_FAILURE_OUTPUT",
     "MODES",
     "FileEvent",
+    "FlagSpec",
     "Mode",
     "check_budget",
     "check_called_after",
@@ -1119,37 +1120,118 @@ def _shell_calls(t: Transcript, include_subagents: bool) -> list[ToolCall]:
     return [c for c in _pool(t, include_subagents) if c.kind == "shell" and c.command is not None]
 
 
+#: Flags of ``check_command_ran``: names that must be present, or ``{name: True | False | value}``.
+FlagSpec = Union[Sequence[str], Mapping[str, Any]]  # noqa: UP007 - a runtime alias on 3.10
+
+
+def _flag_values(argv: Sequence[str]) -> dict[str, list[Any]]:
+    """``{"--json": [True], "--port": ["6006"], "-p": ["6006"]}`` from argv (after the program)."""
+    out: dict[str, list[Any]] = {}
+    for i, tok in enumerate(argv):
+        if not tok.startswith("-") or tok == "-" or tok == "--":
+            continue
+        if "=" in tok:
+            name, _, value = tok.partition("=")
+            out.setdefault(name, []).append(value)
+            continue
+        vals = out.setdefault(tok, [])
+        vals.append(True)
+        if i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            vals.append(argv[i + 1])  # "--port 6006": the next word may be the value
+    return out
+
+
+def _parsed_fits(
+    cmd: Any, program: str | Matcher | None, subcommand: str | Sequence[str] | None,
+    flags: FlagSpec | None,
+) -> bool:
+    argv: tuple[str, ...] = cmd.argv
+    if not argv:
+        return False
+    if program is not None and not values_match(program, cmd.name) and not values_match(program, argv[0]):
+        return False
+    if subcommand is not None:
+        words = subcommand.split() if isinstance(subcommand, str) else list(subcommand)
+        positional = [a for a in argv[1:] if not a.startswith("-")]
+        if positional[: len(words)] != words:
+            return False
+    if flags is not None:
+        have = _flag_values(argv[1:])
+        wanted: Mapping[str, Any] = flags if isinstance(flags, Mapping) else dict.fromkeys(flags, True)
+        for name, want in wanted.items():
+            vals = have.get(name)
+            if want is False:
+                if vals:
+                    return False
+            elif want is True:
+                if not vals:
+                    return False
+            elif not vals or not any(values_match(want, v) for v in vals if v is not True):
+                return False
+    return True
+
+
+def _parsed_commands(call: ToolCall) -> Sequence[Any]:
+    from .shell import parse_shell
+
+    return tuple(parse_shell(call.command or "").walk())
+
+
 @_guarded("command_ran")
 def check_command_ran(
     t: Transcript,
-    command: str | Matcher,
+    command: str | Matcher | None = None,
     /,
     *,
+    program: str | Matcher | None = None,
+    subcommand: str | Sequence[str] | None = None,
+    flags: FlagSpec | None = None,
     succeeded: bool | None = None,
     include_subagents: bool = True,
 ) -> CheckResult:
-    """A shell command ran whose text contains *command* as whole words (or matches a matcher).
+    """A shell command ran: matched on its text, and/or on the parsed program, subcommand, flags.
 
-    ``"npm test"`` matches ``cd web && npm test -- --ci``; a ``Matches(...)`` is searched in the
-    command text. With ``succeeded=True`` the command must also have succeeded (exit code 0 /
-    no error); with ``False``, failed.
+    *command* (text): ``"npm test"`` matches ``cd web && npm test -- --ci`` (whole words); a
+    ``Matches(...)`` is searched in the command text.
+
+    Parsed (``agenteval_assert.shell.parse_shell``; ``bash -lc '…'`` wrappers, ``&&``, pipes
+    and ``$(…)`` are looked through): some simple command has *program* as its
+    ``argv[0]`` (basename or full), the words of *subcommand* as its first positional
+    arguments, and *flags* — a list of flags that must be present, or a mapping
+    ``{"--json": True, "--watch": False, "--port": "6006"}`` (present / absent / with a value,
+    ``--port=6006`` or ``--port 6006``; values may be matchers).
+
+    With ``succeeded=True`` the command must also have succeeded (exit code 0 / no error);
+    with ``False``, failed.
     """
-    m = _command_matcher(command)
+    if command is None and program is None and subcommand is None and flags is None:
+        raise UsageError("check_command_ran() needs the command text, or program=/subcommand=/flags=")
+    if subcommand is not None and program is None:
+        raise UsageError("check_command_ran(): subcommand= needs program=")
+    m = None if command is None else _command_matcher(command)
+    parsed = program is not None or flags is not None
     name = "command_ran" if succeeded is None else "command_succeeded" if succeeded else "command_failed"
-    echo = _echo(name, command, succeeded=succeeded if name == "command_ran" else None)
+    echo = _echo(name, *(() if command is None else (command,)), program=program, subcommand=subcommand,
+                 flags=flags, succeeded=succeeded if name == "command_ran" else None)
     shells = _shell_calls(t, include_subagents)
-    hits = [c for c in shells if m.matches(c.command)]
-    what = f"a shell command matching {short_repr(command, 80)}"
-    if succeeded is not None:
-        expected = f"{what} that {'succeeded' if succeeded else 'failed'}"
-    else:
-        expected = what
+    hits = [
+        c for c in shells
+        if (m is None or m.matches(c.command))
+        and (not parsed or any(_parsed_fits(x, program, subcommand, flags) for x in _parsed_commands(c)))
+    ]
+    quals = [f"{k}={short_repr(v, 60)}" for k, v in (("program", program), ("subcommand", subcommand),
+                                                     ("flags", flags)) if v is not None]
+    what = "a shell command" + (f" matching {short_repr(command, 80)}" if command is not None else "")
+    if quals:
+        what += (" with " if command is None else " and ") + ", ".join(quals)
+    expected = f"{what} that {'succeeded' if succeeded else 'failed'}" if succeeded is not None else what
     if not hits:
-        near = difflib.get_close_matches(command, [c.command or "" for c in shells], n=1, cutoff=0.3) if isinstance(command, str) else []
         nm = None
-        if near:
-            c = next(c for c in shells if c.command == near[0])
-            nm = NearestMiss(Evidence.from_call(c), (Difference("command", short_repr(command), short_repr(c.command)),))
+        if isinstance(command, str):
+            near = difflib.get_close_matches(command, [c.command or "" for c in shells], n=1, cutoff=0.3)
+            if near:
+                c = next(c for c in shells if c.command == near[0])
+                nm = NearestMiss(Evidence.from_call(c), (Difference("command", short_repr(command), short_repr(c.command)),))
         return _fail(name, t, expected, f"none among {_plural(len(shells), 'shell command')}", echo,
                      [Evidence.from_call(c) for c in shells], nm)
     if succeeded is not None:
@@ -1162,10 +1244,20 @@ def check_command_ran(
 
 
 def check_command_succeeded(
-    t: Transcript, command: str | Matcher, /, *, include_subagents: bool = True
+    t: Transcript,
+    command: str | Matcher | None = None,
+    /,
+    *,
+    program: str | Matcher | None = None,
+    subcommand: str | Sequence[str] | None = None,
+    flags: FlagSpec | None = None,
+    include_subagents: bool = True,
 ) -> CheckResult:
-    """A shell command matching *command* ran and succeeded."""
-    return check_command_ran(t, command, succeeded=True, include_subagents=include_subagents)
+    """A shell command matching *command* (and/or program/subcommand/flags) ran and succeeded."""
+    return check_command_ran(
+        t, command, program=program, subcommand=subcommand, flags=flags, succeeded=True,
+        include_subagents=include_subagents,
+    )
 
 
 # == files ====================================================================================
@@ -1196,22 +1288,21 @@ def _patch_events(text: str, call: ToolCall) -> Iterator[FileEvent]:
 
 
 def _redirections(command: str, call: ToolCall) -> Iterator[FileEvent]:
-    try:
-        from .shell import parse_shell  # the shell helper's parser, when it is there
-    except ImportError:  # pragma: no cover - depends on the shell module landing
-        return
-    try:
-        script = parse_shell(command)
-    except Exception:  # noqa: BLE001 - an unparsable command simply has no known redirections
-        return
-    for cmd in getattr(script, "commands", ()):
-        for r in getattr(cmd, "redirects", ()) or ():
-            op = getattr(r, "op", None)
-            target = getattr(r, "target", None)
-            if isinstance(target, str) and op in (">", ">>", ">|", "&>", "&>>"):
-                if target.startswith("/dev/"):
-                    continue
-                yield FileEvent("write" if op != ">>" else "edit", target, call)
+    """Files written by output redirections (``> f`` write, ``>> f`` edit) and ``tee``."""
+    from .shell import parse_shell  # never raises: a best effort on malformed input
+
+    for cmd in parse_shell(command).walk():
+        for r in cmd.redirects:
+            target = r.writes_file
+            if target is None or target.startswith(("/dev/", "&")):
+                continue
+            yield FileEvent("edit" if r.op in (">>", "&>>") else "write", target, call)
+        if cmd.name == "tee":
+            args = list(cmd.argv[1:])
+            append = "-a" in args or "--append" in args
+            for a in args:
+                if not a.startswith("-") and not a.startswith("/dev/"):
+                    yield FileEvent("edit" if append else "write", a, call)
 
 
 def file_events(t: Transcript, *, include_subagents: bool = True) -> list[FileEvent]:
@@ -1246,7 +1337,7 @@ def file_events(t: Transcript, *, include_subagents: bool = True) -> list[FileEv
         elif c.kind == "shell" and c.command:
             if "*** Begin Patch" in c.command:
                 out.extend(_patch_events(c.command, c))
-            elif ">" in c.command:
+            elif ">" in c.command or "tee" in c.command:
                 out.extend(_redirections(c.command, c))
     return out
 

@@ -567,3 +567,39 @@ def test_results_are_deterministic() -> None:
 def test_any_argument_value_spec() -> None:
     t = fix_tests()
     assert c.check_tool_called(t, "Edit", old_string=ANY, new_string=ANY).status is P
+
+
+def test_command_ran_on_the_parsed_program_subcommand_and_flags() -> None:
+    t = (
+        T().user("x")
+        .call("Bash", command="/bin/bash -lc 'cd app && npx storybook ai test --json --port=6006 2>&1 | tail -5'")
+        .call("Bash", command="git commit -m 'fix: x' --no-verify", error=True, exit_code=1)
+        .say("x").done()
+    )
+    assert c.check_command_ran(t, program="npx", subcommand="storybook ai test").status is P
+    assert c.check_command_ran(t, program="npx", subcommand="storybook ai build").status is F
+    assert c.check_command_ran(t, program="npx", flags=["--json"]).status is P
+    assert c.check_command_ran(t, program="npx", flags={"--port": "6006", "--watch": False}).status is P
+    assert c.check_command_ran(t, program="npx", flags={"--json": False}).status is F
+    assert c.check_command_ran(t, program="git", subcommand="commit", flags={"-m": Matches("^fix")}).status is P
+    assert c.check_command_ran(t, "git commit", program="git", flags=["--no-verify"], succeeded=False).status is P
+    assert c.check_command_succeeded(t, program="git").status is F
+    assert c.check_command_ran(t, program="tail").status is P  # a command inside a pipeline counts
+    with pytest.raises(UsageError):
+        c.check_command_ran(t)
+    with pytest.raises(UsageError):
+        c.check_command_ran(t, subcommand="test")
+
+
+def test_shell_redirections_are_file_events() -> None:
+    t = (
+        T().user("x")
+        .call("Bash", command="echo hi > notes.txt && echo more >> notes.txt 2>/dev/null")
+        .call("Bash", command="npm test 2>&1 | tee -a test.log")
+        .say("x").done()
+    )
+    assert [(e.op, e.path) for e in c.file_events(t)] == [
+        ("write", "notes.txt"), ("edit", "notes.txt"), ("edit", "test.log"),
+    ]
+    assert c.check_file_written(t, "notes.txt").status is P
+    assert c.check_file_not_changed(t, "test.log").status is F
