@@ -128,6 +128,8 @@ def split_sections(
     if not 1 <= level <= 6:
         raise ValueError(f"split_sections: level must be 1 to 6, got {level!r}")
     lines: Sequence[str] = split_lines(source) if isinstance(source, str) else source
+    if not fences:
+        return _split_without_fences(lines, level, first_line)
     sections: list[Section] = []
     current_level = 0
     current_title = ""
@@ -159,6 +161,24 @@ def split_sections(
             body.append(line)
     if started or body:
         sections.append(Section(current_level, current_title, current_line, tuple(body)))
+    return sections
+
+
+def _split_without_fences(lines: Sequence[str], level: int, first_line: int) -> list[Section]:
+    """``split_sections`` without fences: only lines starting with ``#`` are looked at."""
+    starts: list[tuple[int, int, str]] = []
+    for index in [i for i, line in enumerate(lines) if line[:1] == "#"]:
+        heading = parse_heading(lines[index])
+        if heading is not None and heading[0] <= level:
+            starts.append((index, *heading))
+    sections: list[Section] = []
+    if not starts:
+        return [Section(0, "", first_line, tuple(lines))] if lines else []
+    if starts[0][0] > 0:
+        sections.append(Section(0, "", first_line, tuple(lines[: starts[0][0]])))
+    for position, (index, heading_level, title) in enumerate(starts):
+        end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
+        sections.append(Section(heading_level, title, first_line + index, tuple(lines[index + 1 : end])))
     return sections
 
 

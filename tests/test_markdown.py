@@ -99,3 +99,9 @@ def test_sections_cover_every_line_once(lines: list[str]) -> None:
             rebuilt.append(lines[section.line - 1])
         rebuilt.extend(section.lines)
     assert rebuilt == lines
+
+
+@given(st.lists(st.sampled_from(["## A", "### b", "# T", "text", "", "- item", "#x", "##"]), max_size=30))
+def test_fence_free_text_splits_the_same_either_way(lines: list[str]) -> None:
+    for level in (1, 2, 3):
+        assert split_sections(lines, level=level, fences=True) == split_sections(lines, level=level, fences=False)

@@ -740,7 +740,8 @@ def _list_items(lines: Sequence[str], first_line: int, what: str, b: _Builder) -
 
 
 def _is_story_id(text: str) -> bool:
-    return bool(text) and len(text.split()) == 1 and text == text.strip()
+    """Storybook ids never hold whitespace (they are kebab-case ``title--name``)."""
+    return bool(text) and " " not in text and "\t" not in text
 
 
 def _story_ids(items: Sequence[str], section: Section, b: _Builder) -> list[str]:
@@ -832,6 +833,7 @@ def _read_nodes(lines: Sequence[str], first_line: int, b: _Builder) -> tuple[A11
     fields: dict[str, list[str]] | None = None
     field: str | None = None
     node_line = first_line
+    last_index = -1
 
     def finish() -> None:
         if fields is None:
@@ -853,14 +855,16 @@ def _read_nodes(lines: Sequence[str], first_line: int, b: _Builder) -> tuple[A11
         parsed = _node_field(line)
         if parsed is not None and (line.startswith("- ") or fields is not None):
             label, value = parsed
+            index = NODE_FIELDS.index(label)
             if line.startswith("- ") or fields is None:
                 finish()
                 fields = {}
                 node_line = first_line + offset
-            elif fields and NODE_FIELDS.index(label) <= max(NODE_FIELDS.index(k) for k in fields):
+            elif index <= last_index:
                 b.issue(first_line + offset, f"'**{label}**:' out of order in an affected element")
             fields[label] = [value]
             field = label
+            last_index = index
         elif fields is not None and field is not None:
             fields[field].append(line)
         elif line.strip():
