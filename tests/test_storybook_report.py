@@ -1111,3 +1111,86 @@ def test_parse_work_grows_linearly(form: str) -> None:
     large_calls = _count_calls(lambda: parse_story_test_report(large_text))
     ratio = large_calls / small_calls
     assert 8 <= ratio <= 11, (small_calls, large_calls)
+
+
+# --------------------------------------------------------------------------------------------
+# Through the workflow results of a raw transcript (spec §9.3 R(JL(doc)), §9.1 B16–B20)
+
+
+def _jl(output: str, command: str = "npx storybook tools test run --input "
+        "'{\"stories\":[{\"storyId\":\"reviews-reviewcard--default\"}]}' --json") -> str:
+    item = {"id": "i1", "type": "command_execution", "command": command, "aggregated_output": output,
+            "exit_code": 0, "status": "completed"}
+    return json.dumps({"type": "item.completed", "item": item})
+
+
+def _results(raw: str) -> list[Any]:
+    from agenteval_assert.storybook._workflow import parse_workflow_tool_results
+
+    return list(parse_workflow_tool_results(raw, "test-run", profile="C"))
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (D1, "## Passing Stories\n\n- reviews-reviewcard--default\n- reviews-reviewcard--with-report-action"),
+        (D2, D2_COMPACT),
+        ({"status": "no-stories", "notFoundMessages": ["No story with id a--b"]}, "No stories found matching the provided input."),
+    ],
+)
+def test_d_cases_through_workflow_results(doc: dict[str, Any], expected: str) -> None:
+    (result,) = _results(_jl(pretty(doc)))
+    assert result.output == expected
+    # the compact markdown and the document read into the same ids
+    from_markdown, from_json = parse_story_test_report(result.output), parse_story_test_report(pretty(doc))
+    assert from_markdown.passing == from_json.passing
+    assert from_markdown.failing_ids == from_json.failing_ids
+    assert [(v.story_id, v.rule_id) for v in from_markdown.a11y_violations] == [
+        (v.story_id, v.rule_id) for v in from_json.a11y_violations
+    ]
+    assert [e.name for e in from_markdown.unhandled_errors] == [e.name for e in from_json.unhandled_errors]
+
+
+def test_d4_through_workflow_results() -> None:
+    doc = {"status": "completed", "a11y": True, "result": {"componentTestStatuses": [status("a--b", SUCCESS)]}}
+    output = "npm warn exec … storybook@10.3.0\n" + pretty(doc) + "Output written to /tmp/run.json\n"
+    command = "npx storybook tools test run --stories '[{\"storyId\":\"a--b\"}]' --json 2>&1"
+    (result,) = _results(_jl(output, command))
+    assert result.output == "## Passing Stories\n\n- a--b"
+    assert parse_story_test_report(output) == parse_story_test_report(result.output)
+
+
+def test_d6_d7_raw_output_is_kept_and_still_parses() -> None:
+    raw = pretty({"status": "error", "error": {"message": "dev server unreachable"}})
+    (result,) = _results(_jl(raw))
+    assert result.output == raw
+    assert parse_story_test_report(result.output) == StoryTestReport("error", error_message="dev server unreachable")
+    (kept,) = _results(_jl("## Passing Stories\n\n- a--b"))
+    assert kept.output == "## Passing Stories\n\n- a--b"
+
+
+def _cu(tool_id: str, name: str, tool_input: dict[str, Any]) -> str:
+    return json.dumps({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}]}})
+
+
+def _cr(tool_id: str, content: Any, is_error: bool = False) -> str:
+    return json.dumps({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": tool_id, "content": content, "is_error": is_error}]}})
+
+
+def test_b16_b17_b18_claude_results_as_reports() -> None:
+    raw = "\n".join([
+        _cu("toolu_1", "mcp__storybook-dev-mcp__test-run", {}),
+        _cu("toolu_2", "mcp__storybook-dev-mcp__stories-preview", {}),
+        _cr("toolu_2", [{"type": "text", "text": "http://localhost:6006"}]),
+        _cr("toolu_1", [{"type": "text", "text": "## Passing Stories\n\n- example-button--primary"}]),
+        _cu("toolu_3", "Bash", {"command": "STORYBOOK_FEATURE_AI_CLI=1 npx storybook tools test run"}),
+        _cr("toolu_3", "## Failing Stories\n\n### example-button--primary"),
+        _cu("toolu_4", "Bash", {"command": "npx storybook tools test run | tail -3"}),
+        _cr("toolu_4", "Test run was cancelled", True),
+    ])
+    results = _results(raw)
+    assert [find_story_test_report(r.output) is not None for r in results] == [True, True, False]
+    final = select_final_report(results)
+    assert final is results[1]
+    report = parse_story_test_report(final.output)
+    assert report.failing_ids == ("example-button--primary",) and not report.complete
