@@ -6,6 +6,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -1194,3 +1195,47 @@ def test_b16_b17_b18_claude_results_as_reports() -> None:
     assert final is results[1]
     report = parse_story_test_report(final.output)
     assert report.failing_ids == ("example-button--primary",) and not report.complete
+
+
+# --------------------------------------------------------------------------------------------
+# docs/story-test-reports.md: its examples run, and its sample report reads whole
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "story-test-reports.md"
+
+
+def _blocks(fence: str, language: str) -> list[str]:
+    blocks, current = [], None
+    for line in DOC.read_text(encoding="utf-8").split("\n"):
+        if current is None and line == fence + language:
+            current = []
+        elif current is not None and line == fence:
+            blocks.append("\n".join(current))
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_docs_python_examples_run() -> None:
+    examples = _blocks("```", "python")
+    assert len(examples) >= 4
+    for source in examples:
+        exec(compile(source, str(DOC), "exec"), {})  # noqa: S102 - our own docs, run as tests
+
+
+def test_docs_sample_report_reads_whole_and_renders_back() -> None:
+    (sample,) = _blocks("````", "markdown")
+    report = parse_story_test_report(sample)
+    assert report.complete, report.issues
+    assert report.failing_ids == ("example-input--default",)
+    assert report.result_counts is not None and report.result_counts.component_tests_failed == 1
+    assert render_story_test_report(report) == sample
+    (compact,) = _blocks("```", "markdown")
+    (document,) = _blocks("```", "json")
+    assert render_test_run_json_output(document) == compact
+    assert parse_story_test_report(compact).failing_ids == parse_story_test_report(document).failing_ids
+
+
+def test_a11y_flag_is_strict_about_types() -> None:
+    with pytest.raises(NotAStoryTestReport, match="a11y: Input should be a valid boolean"):
+        parse_story_test_report('{"status": "completed", "a11y": "no", "result": {}}')
