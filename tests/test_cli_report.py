@@ -137,7 +137,7 @@ def test_not_a_report_exits_3(tmp_path: Path) -> None:
     code, out, err = call([str(path), "--json"])
     assert (code, out) == (3, "")
     assert err.startswith(f"error: {path}: not a story-test report: expected the markdown")
-    assert err.rstrip().endswith("found 2 lines starting with 'lint ok'")
+    assert err.rstrip().endswith("found 1 line starting with 'lint ok'")
 
 
 def test_missing_file_exits_3(tmp_path: Path) -> None:

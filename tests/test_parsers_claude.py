@@ -307,6 +307,12 @@ def test_error_run_with_subtype_success() -> None:
     assert t.usage.cost_usd == 0.0
 
 
+def test_flagged_api_error_without_text_is_still_an_error() -> None:
+    t = stream(asst(mid="e", error="rate_limit"), asst(text("later"), mid="m2"))
+    assert [e for e, _ in t.errors] == ["API error: rate_limit"]
+    assert t.final_response == "later"
+
+
 def test_error_subtypes_are_errors_even_without_is_error() -> None:
     t = stream(INIT, asst(text("working")), {"type": "result", "subtype": "error_max_turns", "num_turns": 3})
     assert t.errors and "error_max_turns" in t.errors[0][0]

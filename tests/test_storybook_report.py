@@ -718,6 +718,7 @@ def test_missing_heading_does_not_move_blocks_between_sections() -> None:
         ("  \n", "only whitespace"),
         ("lint ok", "1 line starting with 'lint ok'"),
         ("exit-check-done\nmore", "2 lines starting with 'exit-check-done'"),
+        ("exit-check-done\nmore\n", "2 lines starting with 'exit-check-done'"),
         ("Test run was cancelled", "1 line starting with 'Test run was cancelled'"),
         ("- a--b\n- a--c", "2 lines starting with '- a--b'"),  # a list without any heading
         ("## Summary\n\n- a--b", "3 lines starting with '## Summary'"),
@@ -1042,6 +1043,7 @@ def test_fragments_never_invent_entries(report: StoryTestReport, data: st.DataOb
         ),
         max_size=25,
     ).map("\n".join)
+    | st.text()
 )
 def test_any_text_is_a_report_or_not_a_report(text: str) -> None:
     try:

@@ -1129,7 +1129,7 @@ def _describe(text: str) -> str:
         return "empty text" if not text else "only whitespace"
     first = stripped.split("\n", 1)[0]
     shown = first if len(first) <= 80 else first[:77] + "..."
-    count = text.count("\n") + 1
+    count = text.rstrip("\r\n").count("\n") + 1  # a final newline ends the last line
     return f"{count} line{'s' if count != 1 else ''} starting with {shown!r}"
 
 
