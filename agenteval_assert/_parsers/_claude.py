@@ -293,7 +293,8 @@ class _Claude:
             content = [{"type": "text", "text": content}]
         elif not isinstance(content, list):
             b.skip("assistant message without a content list")
-            return
+            content = []
+        error_said = False
         for i, block in enumerate(content):
             if not isinstance(block, dict):
                 if isinstance(block, str) and block.strip():
@@ -308,6 +309,7 @@ class _Claude:
                     b.skip("blank text block")
                     continue
                 if api_error:
+                    error_said = True
                     b.error(text, line)
                     b.message("system", text, line, agent_id=agent_id, meta=True)
                 elif synthetic:
@@ -336,6 +338,9 @@ class _Claude:
                 self.tool_result(line, block, None, ts=ts)
             else:
                 b.unknown(f"assistant block {bt}" if isinstance(bt, str) else "assistant block without type")
+        if api_error and not error_said:  # flagged, but no text block said what went wrong
+            code = rec.get("error")
+            b.error(f"API error: {code}" if isinstance(code, str) else "API error", line)
 
     def call(
         self,
