@@ -554,9 +554,12 @@ def check_no_tool_calls(
 def _violations(
     t: Transcript, specs: Sequence[Call], include_subagents: bool, want_match: bool
 ) -> list[ToolCall]:
+    # Fast path: plain names are a set look-up per call alias; only the rest are matched.
+    names = {s.name for s in specs if s.is_name_only and isinstance(s.name, str)}
+    rest = [s for s in specs if not (s.is_name_only and isinstance(s.name, str))]
     out = []
     for c in _pool(t, include_subagents):
-        hit = any(s.matches_call(c) for s in specs)
+        hit = any(a in names for a in call_aliases(c)) or any(s.matches_call(c) for s in rest)
         if hit != want_match:
             out.append(c)
     return out
@@ -943,10 +946,20 @@ def check_never_after(
 # == results ==================================================================================
 
 
+#: Characters at each end of an output searched for ``failure_output``: failure messages sit at
+#: the start or the end; the middle of a long log is data, not a verdict (and costs time).
+_FAILURE_WINDOW = 500
+
+
 def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT) -> bool:
     if c.is_error or c.status in ("failed", "declined", "interrupted"):
         return True
-    return failure_output is not None and c.result is not None and failure_output.matches(c.result.text)
+    if failure_output is None or c.result is None:
+        return False
+    text = c.result.text
+    if len(text) > 2 * _FAILURE_WINDOW:
+        return failure_output.matches(text[:_FAILURE_WINDOW]) or failure_output.matches(text[-_FAILURE_WINDOW:])
+    return failure_output.matches(text)
 
 
 def _outcome(c: ToolCall) -> str:
@@ -1019,7 +1032,8 @@ def check_no_tool_errors(
     pool = [c for c in _pool(t, include_subagents) if specs is None or any(s.matches_call(c) for s in specs)]
     bad = [c for c in pool if c.is_error]
     if ignore_recovered:
-        bad = [c for c in bad if _recovery(c, pool) is None]
+        recovered = _recoveries(bad, pool)
+        bad = [c for c in bad if c.index not in recovered]
     expected = "no failed tool calls"
     if bad:
         ev = [Evidence.from_call(c, detail=f"output: {short_repr(c.output, 160)}") for c in bad]
@@ -1028,18 +1042,36 @@ def check_no_tool_errors(
                      found="none", check=echo, vacuous=not pool)
 
 
-def _recovery(c: ToolCall, pool: Sequence[ToolCall], same_args: bool = True) -> ToolCall | None:
-    key = canonical_json(dict(c.arguments)) if same_args else None
-    for d in pool:
-        if (
-            d.index > c.index
-            and d.name == c.name
-            and d.result is not None
-            and not d.is_error
-            and (key is None or canonical_json(dict(d.arguments)) == key)
-        ):
-            return d
-    return None
+def _args_key(c: ToolCall) -> str:
+    return canonical_json(dict(c.arguments))
+
+
+def _recoveries(
+    failed: Sequence[ToolCall],
+    pool: Sequence[ToolCall],
+    *,
+    same_args: bool = True,
+    ok: Callable[[ToolCall], bool] | None = None,
+) -> dict[int, ToolCall]:
+    """For each failed call (by ``index``), the first later successful call of the same tool
+    (and the same arguments), in one pass over *pool*: O(n), never failures × calls."""
+    if not failed:
+        return {}
+    succeeded = ok or (lambda d: d.result is not None and not d.is_error)
+    names = {f.name for f in failed}
+    # Walk backwards keeping the earliest success seen so far per key.
+    waiting = {f.index for f in failed}
+    next_ok: dict[tuple[str, str | None], ToolCall] = {}
+    found: dict[int, ToolCall] = {}
+    for d in reversed(pool):
+        if d.name not in names:
+            continue
+        key = (d.name, _args_key(d) if same_args else None)
+        if d.index in waiting and key in next_ok:
+            found[d.index] = next_ok[key]
+        if succeeded(d):
+            next_ok[key] = d
+    return found
 
 
 @_guarded("retried_after_failure")
@@ -1062,9 +1094,9 @@ def check_retried_after_failure(
         return _fail("retried_after_failure", t, expected,
                      f"no failed {spec.describe()[2:]}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
                      echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
-    by_name = [c for c in _pool(t, include_subagents) if c.name in {f.name for f in failed}]
+    recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args)
     for f in failed:
-        r = _recovery(f, by_name, same_args)
+        r = recovered.get(f.index)
         if r is not None:
             return _pass("retried_after_failure", expected, f"#{f.index} failed, #{r.index} succeeded", echo,
                          [Evidence.from_call(f, "failed"), Evidence.from_call(r, "retry succeeded")], (f, r))
@@ -1985,12 +2017,9 @@ def check_failures_not_reported_as_success(
                  tools=None if specs is None else [s.label() for s in specs])
     pool = [c for c in _pool(t, include_subagents) if specs is None or any(s.matches_call(c) for s in specs)]
     failed = [c for c in pool if _failed(c, fo)]
-    unrecovered = []
-    for c in failed:
-        key = canonical_json(dict(c.arguments))
-        if not any(d.index > c.index and d.name == c.name and canonical_json(dict(d.arguments)) == key
-                   and d.result is not None and not _failed(d, fo) for d in pool if d.name == c.name):
-            unrecovered.append(c)
+    failed_ids = {c.index for c in failed}
+    recovered = _recoveries(failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids)
+    unrecovered = [c for c in failed if c.index not in recovered]
     expected = "every unrecovered failed call acknowledged in the final response"
     if not unrecovered:
         return _pass("failures_not_reported_as_success", expected, "no unrecovered failure", echo, vacuous=True,

@@ -798,6 +798,15 @@ class Call(Matcher):
         return any(values_match(self.name, candidate) for candidate in _names_of(call))
 
     @property
+    def is_name_only(self) -> bool:
+        """Only the tool name is constrained (so a name look-up decides the match)."""
+        return all(
+            getattr(self, a) is None
+            for a in ("args", "kind", "server", "tool", "status", "is_error", "exit_code", "output",
+                      "where", "agent")
+        )
+
+    @property
     def literal_name(self) -> str | None:
         """The expected name when it is a plain string (used for index look-ups)."""
         return self.name if isinstance(self.name, str) else None
