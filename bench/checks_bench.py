@@ -89,13 +89,19 @@ def measure(path: Path, repeat: int) -> dict[str, Any]:
 
 
 def report(main: dict[str, Any], scaling: Sequence[dict[str, Any]]) -> str:
-    lines = [
+    head = (
         f"transcript: {main['path']} ({main['bytes'] / 1e6:.1f} MB, {main['tool_calls']} tool calls,"
-        f" {main['steps']} steps)",
-        f"parse (load):        {main['parse_seconds']:.3f} s CPU",
+        f" {main['steps']} steps)"
+    )
+    ratio = (
         f"{main['n_checks']} mixed checks:    {main['checks_seconds']:.3f} s CPU"
         f"  ({main['checks_seconds'] / main['parse_seconds']:.2f}x the parse time,"
-        f" {main['checks_seconds'] / main['n_checks'] * 1000:.1f} ms per check)",
+        f" {main['checks_seconds'] / main['n_checks'] * 1000:.1f} ms per check)"
+    )
+    lines = [
+        head,
+        f"parse (load):        {main['parse_seconds']:.3f} s CPU",
+        ratio,
         "statuses: " + ", ".join(f"{k} {v}" for k, v in main["statuses"].items()),
         "slowest checks:",
     ]
