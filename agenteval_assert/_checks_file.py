@@ -167,4 +167,9 @@ def _where(fn: CheckFunction, exc: BaseException) -> tuple[Evidence, ...]:
     line = _line_in(code.co_filename, exc)
     if line is None:
         return ()
-    return (Evidence(f"raised in {getattr(fn, '__name__', 'check')}", Location(code.co_filename, line)),)
+    path = code.co_filename
+    rel = os.path.relpath(path)
+    if not rel.startswith(".."):
+        path = rel
+    verb = "failed in" if isinstance(exc, AssertionError) else "raised in"
+    return (Evidence(f"{verb} {getattr(fn, '__name__', 'check')}", Location(path, line)),)

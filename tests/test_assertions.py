@@ -140,3 +140,30 @@ def test_pytest_hides_the_wrapper_frames(tmp_path: Path) -> None:
     assert re.search(r"^E +agenteval_assert\.results\.TranscriptAssertionError: expected a Bash call, found none", out, re.MULTILINE)
     assert "_raise(result)" not in out
     assert "result = checks.check_tool_called" not in out
+
+
+DOCS = ROOT / "docs"
+
+
+@pytest.mark.parametrize("page", ["assertions.md", "matchers.md", "replay-demo.md"])
+def test_docs_examples_run(page: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every ```python block of the page runs, in order, in one namespace, from the repo root."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    fences = re.findall(r"^```(\w*)\n(.*?)^```$", text, flags=re.M | re.S)
+    blocks = [body for lang, body in fences if lang == "python"]
+    assert blocks, f"{page} has no python examples"
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("AGENTEVAL_VERBOSE", raising=False)
+    ns: dict[str, object] = {}
+    for i, (lang, body) in enumerate(fences):
+        if lang != "python":
+            continue
+        capsys.readouterr()
+        try:
+            exec(compile(body, f"{page}[block {i + 1}]", "exec"), ns)
+        except Exception as exc:
+            pytest.fail(f"{page}: python block {i + 1} raised {type(exc).__name__}: {exc}\n{body}")
+        printed = capsys.readouterr().out
+        # A ```text block right after a python block shows exactly what that block prints.
+        if i + 1 < len(fences) and fences[i + 1][0] == "text":
+            assert printed == fences[i + 1][1], f"{page}: output of block {i + 1} differs from the page"

@@ -105,7 +105,9 @@ def test_runs_the_four_kinds_of_outcome(tmp_path: Path) -> None:
     err = got["check_raises"]
     assert err.summary == "error: IndexError: tuple index out of range"
     assert err.evidence[0].location is not None
-    assert err.evidence[0].location.path == str(p)
+    assert Path(err.evidence[0].location.path).resolve() == p.resolve()
+    assert err.evidence[0].text == "raised in check_raises"
+    assert got["check_plain_assert"].evidence[0].text == "failed in check_plain_assert"
     raising_line = p.read_text().splitlines().index("    return t.tool_calls[10]") + 1
     assert err.evidence[0].location.line == raising_line
     assert "expected a CheckResult, None or a bool" in got["check_bad_return"].summary
