@@ -149,7 +149,7 @@ DOCS = ROOT / "docs"
 def test_docs_examples_run(page: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Every ```python block of the page runs, in order, in one namespace, from the repo root."""
     text = (DOCS / page).read_text(encoding="utf-8")
-    fences = re.findall(r"^```(\w*)\n(.*?)^```$", text, flags=re.M | re.S)
+    fences = re.findall(r"^```(\w*)\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
     blocks = [body for lang, body in fences if lang == "python"]
     assert blocks, f"{page} has no python examples"
     monkeypatch.chdir(ROOT)
