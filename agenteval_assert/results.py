@@ -75,7 +75,7 @@ def short_repr(value: Any, limit: int = MAX_VALUE) -> str:
     """``repr`` that never raises and is cut in the middle when long."""
     try:
         text = repr(value)
-    except Exception as exc:  # a broken __repr__ must not hide the failure
+    except Exception as exc:  # noqa: BLE001 - a broken __repr__ must not hide the failure
         text = f"<unrepresentable {type(value).__name__}: {exc!r}>"
     return cut_middle(text, limit)
 

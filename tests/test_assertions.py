@@ -160,8 +160,8 @@ def test_docs_examples_run(page: str, monkeypatch: pytest.MonkeyPatch, capsys: p
             continue
         capsys.readouterr()
         try:
-            exec(compile(body, f"{page}[block {i + 1}]", "exec"), ns)
-        except Exception as exc:
+            exec(compile(body, f"{page}[block {i + 1}]", "exec"), ns)  # noqa: S102 - running the docs examples is the test
+        except Exception as exc:  # noqa: BLE001 - any failure of an example is reported
             pytest.fail(f"{page}: python block {i + 1} raised {type(exc).__name__}: {exc}\n{body}")
         printed = capsys.readouterr().out
         # A ```text block right after a python block shows exactly what that block prints.
