@@ -51,6 +51,7 @@ ExpansionKind = Literal["command", "backtick", "process", "parameter", "arithmet
 _PLAIN = re.compile(r"[^\s'\"\\$`;&|<>()]+")
 # Runs inside double quotes.
 _DQ_PLAIN = re.compile(r"[^\"\\$`]+")
+_EMPTY_PARENS = re.compile(r"\([ \t]*\)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _FD = re.compile(r"[0-9]+(?=[<>])|\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
@@ -577,8 +578,12 @@ class _Parser:
         return out
 
     def _strip_keywords(self, cur: _Cmd) -> None:
+        stripped = False
         while cur.words and not cur.words[0].quoted and cur.words[0].value in _LEADING_KEYWORDS:
             cur.words.pop(0)
+            stripped = True
+        if stripped and not cur.words and not cur.assignments:
+            cur.header = True  # ``done < f``, ``} > out``: redirections of a compound command
         if cur.words and not cur.words[0].quoted and cur.words[0].value in _HEADER_KEYWORDS:
             cur.header = True
 
@@ -690,6 +695,12 @@ class _Parser:
         while self.pos < n:
             c = src[self.pos]
             first = self.pos == start
+            if c == "(" and not first and not _EMPTY_PARENS.match(src, self.pos):
+                # zsh glob qualifiers / bash extglob (``src/(group)/x``, ``@(a|b)``): part of the word
+                end = self._skip_balanced(self.pos + 1, "(", ")", 1)
+                lit.append(src[self.pos : end])
+                self.pos = end
+                continue
             if c in " \t\n\r;&|()":
                 break
             if c in "<>":
