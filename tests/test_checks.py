@@ -603,3 +603,35 @@ def test_shell_redirections_are_file_events() -> None:
     ]
     assert c.check_file_written(t, "notes.txt").status is P
     assert c.check_file_not_changed(t, "test.log").status is F
+
+
+def test_checks_do_linear_work_in_the_number_of_calls() -> None:
+    """Count predicate evaluations instead of timing: no check may look at a call per call."""
+    n = 3000
+    t = T().user("go")
+    for i in range(n):
+        t.call("Bash" if i % 3 else "Read", command=f"echo {i}", file_path=f"f{i}.py", error=i % 7 == 0)
+    tr = t.say("done").done()
+    seen = [0]
+
+    def counted(v: object) -> bool:
+        seen[0] += 1
+        return False
+
+    spy = Call("Bash", command=Satisfies(counted))
+    c.check_tool_calls(tr, ["Read", spy, "Read"], mode="in_order")
+    assert seen[0] <= n  # the greedy scan looks at each call at most once
+    seen[0] = 0
+    c.check_tool_calls(tr, [spy, spy, "Read"], mode="covers")
+    assert seen[0] <= 2 * n  # each expected call checks only its tool's candidates once
+    seen[0] = 0
+    c.check_tool_called(tr, spy)
+    assert seen[0] <= 2 * n  # the candidates, plus the nearest-miss pass
+    import time
+
+    t0 = time.process_time()
+    c.check_no_tool_errors(tr, ignore_recovered=True)
+    c.check_failures_not_reported_as_success(tr)
+    c.check_retried_after_failure(tr, "Bash", same_args=False)
+    # ~430 failures × 3000 calls would be over a million comparisons each; one pass is instant
+    assert time.process_time() - t0 < 2.0
