@@ -777,7 +777,7 @@ def test_sniff_reasons() -> None:
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-    max_leaves=6,
+    max_leaves=4,
 )
 _ids = st.sampled_from(["t1", "t2", "T", "", None, 3])
 _block = st.fixed_dictionaries(
@@ -839,8 +839,8 @@ _record = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_record, max_size=12))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_record, max_size=8))
 def test_parsers_are_total_over_json_objects(records: list[dict[str, Any]]) -> None:
     for parser in (ClaudeStreamJsonParser(), ClaudeSessionParser()):
         b = TranscriptBuilder("<p>", parser.name, parser.agent)
@@ -855,7 +855,7 @@ def test_parsers_are_total_over_json_objects(records: list[dict[str, Any]]) -> N
         parser.sniff(list(enumerate(records[:20], 1)), "jsonl")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_record, min_size=1, max_size=8))
 def test_auto_detection_on_claude_ish_records_never_raises_anything_else(records: list[dict[str, Any]]) -> None:
     data = jl(*records)
