@@ -550,11 +550,34 @@ def test_newest_formatter_result_and_a11y_move() -> None:
     ],
 )
 def test_result_lines(lines: str, counts: ResultCounts) -> None:
-    text = "## Result\n\n" + lines
-    report = parse_story_test_report(text)
+    listed = "## Passing Stories\n\n- a--b\n\n## Failing Stories\n\n- a--c\n\n## Unhandled Errors\n\n- E\n- F"
+    report = parse_story_test_report(f"{listed}\n\n## Result\n\n{lines}")
     assert report.result_counts == counts
-    assert report.complete
-    assert render_story_test_report(report) == text
+    assert report.complete, report.issues
+    assert render_story_test_report(report).endswith("\n\n## Result\n\n" + lines)
+
+
+@pytest.mark.parametrize(
+    ("text", "issue"),
+    [
+        (
+            "## Result\n\nPassed: 3 component tests passed.\nAccessibility: not checked.",
+            "'## Result' counts 3 passed component tests but the report lists no story (cut?)",
+        ),
+        (
+            "## Unhandled Errors\n\n- E\n\n## Result\n\nFailed: 2 unhandled errors.\nAccessibility: not checked.",
+            "'## Result' counts 2 unhandled errors but the report lists 1 (cut?)",
+        ),
+        (
+            "## Failing Stories\n\n- a--c\n\n## Result\n\nFailed: 2 component tests failed.\nAccessibility: not checked.",
+            "'## Result' counts 2 failing stories but the report lists 1 (cut?)",
+        ),
+    ],
+)
+def test_result_counts_reveal_a_cut(text: str, issue: str) -> None:
+    report = parse_story_test_report(text)
+    assert report.issues == (issue,)
+    assert not report.complete
 
 
 def test_result_lines_spelled_with_parentheses() -> None:
@@ -692,6 +715,7 @@ def test_fragment_of_unhandled_error_and_result() -> None:
     assert report.issues == (
         "line 3: '### TypeError' has no '**Path**:', '**Test name**:', '**Stack trace**:' line (cut?)",
         "line 7: '## Result' has no 'Accessibility:' line",
+        "'## Result' counts 1 passed component tests but the report lists no story (cut?)",
     )
 
 
@@ -943,8 +967,20 @@ def completed_report(draw: st.DrawFn) -> StoryTestReport:
         unhandled_errors=draw(small(unhandled)),
         result_counts=draw(st.none() | result_counts()),
     )
-    if report.result_counts is None:  # the a11y move belongs to the formatter that writes Result
+    counts = report.result_counts
+    if counts is None:  # the a11y move belongs to the formatter that writes Result
         report = attrs.evolve(report, failing=tuple(attrs.evolve(f, accessibility_failed=False) for f in report.failing))
+    else:  # counts the lists cannot contradict (more counted than listed means a cut)
+        counts = attrs.evolve(
+            counts,
+            unhandled_errors=None if counts.unhandled_errors is None else min(counts.unhandled_errors, len(report.unhandled_errors)),
+            component_tests_failed=None if counts.component_tests_failed is None else min(counts.component_tests_failed, len(report.failing)),
+        )
+        if counts.verdict == "failed" and not (counts.unhandled_errors or counts.component_tests_failed):
+            counts = attrs.evolve(counts, a11y_checks_failed=counts.a11y_checks_failed or 1)
+        if counts.component_tests_passed and not report.passing and not report.failing:
+            counts = attrs.evolve(counts, component_tests_passed=0)
+        report = attrs.evolve(report, result_counts=counts)
     assume(render_story_test_report(report) != "")
     return report
 

@@ -652,6 +652,26 @@ class _Builder:
     has_result: bool = False
     issues: list[str] = attrs.Factory(list)
 
+    def _check_counts(self) -> None:
+        """Compare ``## Result`` with the lists; only certain lower bounds count as a cut."""
+        c = self.counts
+        if c is None:
+            return
+        listed = (
+            (c.unhandled_errors, len(self.unhandled), "unhandled errors"),
+            (c.component_tests_failed, len(self.failing), "failing stories"),
+        )
+        for counted, found, what in listed:
+            if counted is not None and counted > found:
+                self.issues.append(
+                    f"'## Result' counts {counted} {what} but the report lists {found} (cut?)"
+                )
+        if c.component_tests_passed and not self.passing and not self.failing:
+            self.issues.append(
+                f"'## Result' counts {c.component_tests_passed} passed component tests but the "
+                "report lists no story (cut?)"
+            )
+
     def issue(self, line: int, text: str) -> None:
         self.issues.append(f"line {line}: {text}")
 
@@ -661,6 +681,7 @@ class _Builder:
                 "the newest formatter's accessibility failures are listed but its closing "
                 "'## Result' section is missing (the end was cut?)"
             )
+        self._check_counts()
         return StoryTestReport(
             "completed",
             passing=tuple(self.passing),
@@ -927,12 +948,12 @@ def _read_unhandled(section: Section, b: _Builder) -> None:
             if stack is not None:
                 stack.append(line)
                 continue
-            if line == STACK_LABEL:
+            if line.rstrip() == STACK_LABEL:
                 stack = []
                 continue
             label = next((lb for lb in labels if line.startswith(f"**{lb}**: ")), None)
-            if label is None and line.endswith(":") and line[2:-3] in labels:
-                label = line[2:-3]  # '**Path**:' with its trailing space stripped
+            if label is None:  # '**Path**:' whose trailing space was stripped
+                label = next((lb for lb in labels if line == f"**{lb}**:"), None)
             if label is not None:
                 if label in values or (values and labels.index(label) < labels.index(current or "")):
                     b.issue(first_body + offset, f"'**{label}**:' repeated or out of order")
