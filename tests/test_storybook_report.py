@@ -626,6 +626,10 @@ def test_noise_before_and_after_a_report() -> None:
     assert report == StoryTestReport("completed", passing=("a--b",))
 
 
+def test_byte_order_mark_is_ignored() -> None:
+    assert parse_story_test_report("\ufeff## Passing Stories\n\n- a--b").passing == ("a--b",)
+
+
 def test_crlf_report() -> None:
     assert parse_story_test_report(FULL.replace("\n", "\r\n")) == parse_story_test_report(FULL)
 
