@@ -775,3 +775,27 @@ def test_item_updated_without_started_and_request_user_input() -> None:
     assert (ask.id, ask.name, ask.kind) == ("call_q", "request_user_input", "ask_user")
     assert ask.arguments == {"questions": [{"question": "Which port?"}]}
     assert t.health.unanswered_calls == ("call_q",)
+
+
+def test_rereading_stops_when_ids_are_just_not_item_n(tmp_path: Path) -> None:
+    recs = []
+    for i in range(200):
+        recs.append({"type": "item.started", "item": {"id": f"exec-{i}", "type": "command_execution", "command": "ls"}})
+        recs.append({"type": "item.completed", "item": {"id": f"exec-{i}", "type": "command_execution", "command": "ls", "aggregated_output": "", "exit_code": 0, "status": "completed"}})
+    f = tmp_path / "many.jsonl"
+    f.write_text(jsonl(*recs) + DUP_LINE_STARTED + "\n" + DUP_LINE_COMPLETED + "\n")
+    t = load(f)
+    assert len(t.tool_calls) == 202 and all(c.id.startswith("exec-") for c in t.tool_calls[:200])
+    # re-reading gave up after a run of fruitless re-reads: the late duplicate keeps json's last value
+    assert [c.id for c in t.tool_calls[200:]] == ["exec-aaa", "exec-bbb"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_exec_record, max_size=8))
+def test_exec_parser_is_total_from_a_file(records: list[dict[str, Any]]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "t.jsonl"
+        f.write_text(jsonl(*records))
+        assert isinstance(load(f, format="codex-exec"), Transcript)

@@ -144,11 +144,22 @@ class _LineRereader:
     ``"id":"item_2"`` then ``"id":"exec-…"``). Only used for the few lines whose item id does not
     look like ``item_N``, so the file is read a second time at most once, and usually never."""
 
+    #: after this many re-reads that found no duplicate, the ids are just not ``item_N``: stop
+    GIVE_UP = 64
+
     def __init__(self, path: str) -> None:
         self.path = path
         self._fh: IO[bytes] | None = None
         self._line = 0
         self._dead = not os.path.isfile(path)
+        self._fruitless = 0
+
+    def found(self, duplicate: bool) -> None:
+        """Report whether the last re-read found a duplicate key (to stop re-reading in vain)."""
+        self._fruitless = 0 if duplicate else self._fruitless + 1
+        if self._fruitless >= self.GIVE_UP:
+            self._dead = True
+            self.close()
 
     def first_wins(self, n: int, record: dict[str, Any]) -> dict[str, Any] | None:
         """Line *n* re-parsed with first-wins keys, or ``None`` if it is not *record*'s line."""
@@ -478,6 +489,7 @@ class _ExecRun:
             first = self.rereader.first_wins(line, r)
             if first is not None:
                 fid = _dict(first.get("item")).get("id")
+                self.rereader.found(fid != iid)
                 if isinstance(fid, str) and fid != iid:
                     self.b.note(
                         f"duplicate JSON key \"id\" in items (first line {line}): the first value "
