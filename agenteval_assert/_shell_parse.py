@@ -51,6 +51,8 @@ ExpansionKind = Literal["command", "backtick", "process", "parameter", "arithmet
 _PLAIN = re.compile(r"[^\s'\"\\$`;&|<>()]+")
 # Runs inside double quotes.
 _DQ_PLAIN = re.compile(r"[^\"\\$`]+")
+_WORD_END = frozenset(" \t\n\r;&|<>)")
+_REDIR_START = frozenset("<>&0123456789{")
 _EMPTY_PARENS = re.compile(r"\([ \t]*\)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
@@ -73,6 +75,9 @@ _OCTAL = re.compile(r"[0-7]{1,3}")
 _SEPARATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", ";", "&")
 _REDIR_OPS = ("<<<", "<<-", "<<", "<>", "<&", ">>", ">&", ">|", "&>>", "&>", "<", ">")
 # Reserved words that may open a command and are not part of what runs.
+# Alternations of fixed strings, longest first, matched at one position: no backtracking.
+_SEPARATOR = re.compile("|".join(re.escape(o) for o in _SEPARATORS))
+_REDIR_OP = re.compile("|".join(re.escape(o) for o in _REDIR_OPS))
 _LEADING_KEYWORDS = frozenset(
     {"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "time", "esac"}
 )
@@ -271,7 +276,13 @@ class Command:
         """The command/backtick/process substitutions in its words, assignments and redirects."""
         words = [*self.words, *(a.value for a in self.assignments)]
         words += [r.target for r in self.redirects if r.target is not None and r.heredoc is None]
-        return tuple(e for w in words for e in w.expansions if e.script is not None)
+        return tuple(
+            e
+            for w in words
+            if len(w.parts) > 1 or (w.parts and not isinstance(w.parts[0], str))
+            for e in w.expansions
+            if e.script is not None
+        )
 
     def __repr__(self) -> str:
         return f"Command({self.text!r})"
@@ -536,12 +547,13 @@ class _Parser:
                 self.problem(f"unexpected '(' at offset {self.pos}")
                 self.pos += 1
                 continue
-            if self._at_redirect():
+            if c in _REDIR_START and self._at_redirect():
                 self.read_redirect(cur)
                 cur.end = self.pos
                 continue
             if c in ";&|":
-                op = next(o for o in _SEPARATORS if src.startswith(o, self.pos))
+                sm = _SEPARATOR.match(src, self.pos)
+                op = sm.group() if sm is not None else c
                 cur.end = self.pos
                 self.pos += len(op)
                 if op in (";;", ";&", ";;&"):
@@ -657,7 +669,8 @@ class _Parser:
         if m:
             fd = m.group()
             self.pos = m.end()
-        op = next(o for o in _REDIR_OPS if src.startswith(o, self.pos))
+        om = _REDIR_OP.match(src, self.pos)
+        op = om.group() if om is not None else src[self.pos]
         self.pos += len(op)
         if op in ("&>", "&>>"):
             fd = "&"
@@ -682,6 +695,14 @@ class _Parser:
     def read_word(self) -> Word:
         src, n = self.src, self.n
         start = self.pos
+        # Fast path: most words are one run of plain characters.
+        m = _PLAIN.match(src, start)
+        if m is not None:
+            end = m.end()
+            if end >= n or src[end] in _WORD_END:
+                text = m.group()
+                self.pos = end
+                return Word(text, text, (text,))
         parts: list[Part] = []
         lit: list[str] = []
         quoted = False
@@ -969,11 +990,18 @@ def _unwrap(cmd: Command, depth: int, problems: list[str]) -> Command:
     problems.extend(p for p in inner.problems if p not in problems)
     wrapped = ShellScript(
         inner.source,
-        tuple(attrs.evolve(c, wrapper=cmd) for c in inner.top_level),
+        tuple(_with(c, c.nested, cmd) for c in inner.top_level),
         inner.complete,
         inner.problems,
     )
-    return attrs.evolve(cmd, nested=wrapped)
+    return _with(cmd, wrapped, cmd.wrapper)
+
+
+def _with(c: Command, nested: ShellScript | None, wrapper: Command | None) -> Command:
+    # attrs.evolve is generic and slow; this is on the hot path of every Codex command.
+    return Command(
+        c.words, c.assignments, c.redirects, c.text, c.start, c.end, c.separator, nested, wrapper
+    )
 
 
 def parse_shell(command: str | bytes, *, _depth: int = 0) -> ShellScript:
