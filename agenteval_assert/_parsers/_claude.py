@@ -147,11 +147,11 @@ def _num(v: Any) -> float | None:
 
 
 def _count(v: Any) -> int | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return int(v) if v >= 0 else None
+    if type(v) is int:  # the common case first (bool is not int here)
+        return v if v >= 0 else None
+    if type(v) is float and math.isfinite(v) and v >= 0:
+        return int(v)
+    return None
 
 
 _SLASH_ECHO = ("<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>")
@@ -731,6 +731,7 @@ class _Session(_Claude):
         self.orphan_calls: dict[str, list[str]] = {}
         self.mirrors: set[str] = set()
         self.versions: list[str] = []
+        self.envelopes = 0
 
     def agent_of(self, rec: dict[str, Any]) -> str | None:
         side = rec.get("isSidechain") is True
@@ -764,11 +765,13 @@ class _Session(_Claude):
         if b.session_id is None:
             b.session_id = _nonempty(rec.get("sessionId")) or _nonempty(rec.get("session_id"))
         md = b.metadata
-        for k in _ENVELOPE_META:
-            if k not in md:
-                v = rec.get(k)
-                if isinstance(v, str) and v:
-                    md[k] = v
+        if self.envelopes < 100:  # the envelope repeats on every line: its first lines suffice
+            self.envelopes += 1
+            for k in _ENVELOPE_META:
+                if k not in md:
+                    v = rec.get(k)
+                    if isinstance(v, str) and v:
+                        md[k] = v
         v = rec.get("version")
         if isinstance(v, str) and v and v not in self.versions:
             self.versions.append(v)
