@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -59,10 +60,29 @@ C = EvalProfile(generation="C")
 CPLUS = EvalProfile(generation="C+")
 
 
-def plugin_calls(tmp_path: Path, commands: Sequence[str], profile: EvalProfile = B) -> list[Any]:
-    """Claude plugin run whose Bash commands are *commands* (also recorded in results.json)."""
-    lines = flat(*[bash(f"toolu_{i}", c, "ok") for i, c in enumerate(commands, 1)], CT("done"))
-    return get_storybook_workflow_calls(ctx_of(tmp_path, lines, integration="plugin", profile=profile))
+@pytest.fixture(params=["claude-code", "codex"])
+def agent(request: pytest.FixtureRequest) -> str:
+    """B1–B15 run twice: as Claude ``Bash`` calls and as Codex ``command_execution`` items."""
+    return str(request.param)
+
+
+def plugin_ctx(tmp_path: Path, agent: str, commands: Sequence[str], profile: EvalProfile = B) -> EvalContext:
+    """A plugin run whose shell commands are *commands* (also recorded in results.json).
+
+    Codex runs every command as ``/bin/bash -lc '<command>'``; the wrapper is unwrapped.
+    """
+    if agent == "codex":
+        items = [XC(f"item_{i}", "/bin/bash -lc " + shlex.quote(c), "ok", 0) for i, c in enumerate(commands, 1)]
+        lines = flat(codex_start(), *items, XT("item_0", "done"), codex_end())
+    else:
+        lines = flat(*[bash(f"toolu_{i}", c, "ok") for i, c in enumerate(commands, 1)], CT("done"))
+    ctx = ctx_of(tmp_path, lines, agent=agent, integration="plugin", profile=profile)
+    assert len(ctx.shell_commands) == len(commands)
+    return ctx
+
+
+def plugin_calls(tmp_path: Path, agent: str, commands: Sequence[str], profile: EvalProfile = B) -> list[Any]:
+    return get_storybook_workflow_calls(plugin_ctx(tmp_path, agent, commands, profile))
 
 
 def names_inputs(calls: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -73,19 +93,18 @@ def names_inputs(calls: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
 # B1–B15: workflow calls from plugin shell commands
 
 
-def test_b1_skills_literal(tmp_path: Path) -> None:
-    calls = plugin_calls(tmp_path, ['npx storybook skills write-story 2>&1 | grep -v "npm warn"',
+def test_b1_skills_literal(tmp_path: Path, agent: str) -> None:
+    calls = plugin_calls(tmp_path, agent, ['npx storybook skills write-story 2>&1 | grep -v "npm warn"',
                                     "npx storybook skills stories", "npx storybook skills"])
     assert names_inputs(calls) == [("skills-get", {"id": "write-story"}), ("skills-get", {"id": "stories"})]
     assert {c.source for c in calls} == {"cli"}
 
 
-def test_b2_skills_alias(tmp_path: Path) -> None:
+def test_b2_skills_alias(tmp_path: Path, agent: str) -> None:
     root = tmp_path
     cmds = ["npx storybook skills write-story", "npx storybook skills --all", "npx storybook skills stories",
             "npx storybook skills all"]
-    lines = flat(*[bash(f"toolu_{i}", c, "ok") for i, c in enumerate(cmds, 1)])
-    ctx = ctx_of(root, lines, integration="plugin", profile=B)
+    ctx = plugin_ctx(root, agent, cmds)
     assert [c.input for c in ctx.workflow_calls] == [{"id": "write-story"}, {"all": True}, {"id": "stories"},
                                                      {"id": "all"}]
     matched = get_workflow_calls(ctx, "get-storybook-story-instructions")
@@ -99,25 +118,25 @@ def test_b2_skills_alias(tmp_path: Path) -> None:
     "npx storybook skills --all stories",
     "echo 'storybook skills write-story'",
 ])
-def test_b3_skills_rejections(tmp_path: Path, command: str) -> None:
-    assert plugin_calls(tmp_path, [command]) == []
+def test_b3_skills_rejections(tmp_path: Path, agent: str, command: str) -> None:
+    assert plugin_calls(tmp_path, agent, [command]) == []
 
 
 AI_TEST_RUN = """npx storybook ai test-run --json '{"stories":[{"storyId":"example-button--primary"}]}'"""
 
 
-def test_b4_repeats_across_commands(tmp_path: Path) -> None:
-    calls = plugin_calls(tmp_path, [AI_TEST_RUN, AI_TEST_RUN])
+def test_b4_repeats_across_commands(tmp_path: Path, agent: str) -> None:
+    calls = plugin_calls(tmp_path, agent, [AI_TEST_RUN, AI_TEST_RUN])
     assert [c.name for c in calls] == ["test-run", "test-run"]
     assert all(workflow_call_uses_story_id(c) for c in calls)
 
 
-def test_b5_chained(tmp_path: Path) -> None:
-    assert [c.name for c in plugin_calls(tmp_path, [AI_TEST_RUN + " && " + AI_TEST_RUN])] == ["test-run", "test-run"]
+def test_b5_chained(tmp_path: Path, agent: str) -> None:
+    assert [c.name for c in plugin_calls(tmp_path, agent, [AI_TEST_RUN + " && " + AI_TEST_RUN])] == ["test-run", "test-run"]
 
 
-def test_b6_path_and_export(tmp_path: Path) -> None:
-    (call,) = plugin_calls(tmp_path, [
+def test_b6_path_and_export(tmp_path: Path, agent: str) -> None:
+    (call,) = plugin_calls(tmp_path, agent, [
         """npx storybook ai stories-preview --json '{"stories":[{"absoluteStoryPath":"stories/Button.stories.tsx","exportName":"Primary"}]}'"""])
     assert call.name == "stories-preview"
     assert workflow_call_includes_story(call, {"absoluteStoryPath": "stories/Button.stories.tsx", "exportName": "Primary"})
@@ -125,8 +144,8 @@ def test_b6_path_and_export(tmp_path: Path) -> None:
     assert workflow_call_includes_story(call, {"absoluteStoryPath": "./Button.stories.tsx", "exportName": "Primary"})
 
 
-def test_b7_inline_json(tmp_path: Path) -> None:
-    (call,) = plugin_calls(tmp_path, [
+def test_b7_inline_json(tmp_path: Path, agent: str) -> None:
+    (call,) = plugin_calls(tmp_path, agent, [
         """npx storybook ai test-run --json='{"stories":[{"storyId":"example-button--primary"}],"a11y":false}'"""])
     assert call.input["a11y"] is False
     assert workflow_call_includes_story(call, {"storyId": "example-button--primary"})
@@ -142,8 +161,8 @@ B8 = """STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai --port 39497 review-create -
 }' 2>&1 | tail -30"""
 
 
-def test_b8_single_quote_backslashes(tmp_path: Path) -> None:
-    (call,) = plugin_calls(tmp_path, [B8])
+def test_b8_single_quote_backslashes(tmp_path: Path, agent: str) -> None:
+    (call,) = plugin_calls(tmp_path, agent, [B8])
     assert call.name == "review-create"
     assert call.input["description"] == 'A switch with `role="switch"` semantics.'
     assert call.input["collections"] == [{"title": "ToggleSwitch states", "rationale": "All states.",
@@ -159,43 +178,43 @@ PROFILE_CARD = {
 }
 
 
-def test_b9_cat_heredoc(tmp_path: Path) -> None:
+def test_b9_cat_heredoc(tmp_path: Path, agent: str) -> None:
     cmd = ("cat > /tmp/review.json <<'EOF'\n" + json.dumps(PROFILE_CARD, indent=2) + "\nEOF\n"
            'STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai -p 36917 review-create --json "$(cat /tmp/review.json)" '
            "2>&1 | tail -20")
-    (call,) = plugin_calls(tmp_path, [cmd])
+    (call,) = plugin_calls(tmp_path, agent, [cmd])
     assert call.name == "review-create"
     assert call.input["title"] == "New ProfileCard component"
     assert call.input["collections"] == PROFILE_CARD["collections"]
     assert call.input["changedFiles"] == ["src/components/ProfileCard.tsx"]
 
 
-def test_b10_json_before_command(tmp_path: Path) -> None:
+def test_b10_json_before_command(tmp_path: Path, agent: str) -> None:
     payload = {"title": "ReviewCard with date and report button", "description": "d",
                "collections": [{"title": "ReviewCard states", "rationale": "Default plus report.",
                                 "storyIds": ["reviews-reviewcard--default"]}]}
     cmd = f"STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai --port 43383 --json '{json.dumps(payload)}' review-create 2>&1"
-    (call,) = plugin_calls(tmp_path, [cmd])
+    (call,) = plugin_calls(tmp_path, agent, [cmd])
     assert call.name == "review-create"
     assert call.input["title"] == payload["title"] and call.input["collections"] == payload["collections"]
 
 
-def test_b11_no_ad_hoc_mcp(tmp_path: Path) -> None:
-    assert plugin_calls(tmp_path, [
+def test_b11_no_ad_hoc_mcp(tmp_path: Path, agent: str) -> None:
+    assert plugin_calls(tmp_path, agent, [
         """node scripts/mcp-call.mjs test-run '{"stories":[]}'""",
         """curl http://127.0.0.1:6006/mcp/stories-preview --data '{"stories":[]}'"""]) == []
 
 
-def test_b12_redirections(tmp_path: Path) -> None:
-    calls = plugin_calls(tmp_path, ["STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai stories-changed 2>&1",
+def test_b12_redirections(tmp_path: Path, agent: str) -> None:
+    calls = plugin_calls(tmp_path, agent, ["STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai stories-changed 2>&1",
                                     "npx storybook ai --port 6006 test-run >out.txt 2> err.log"])
     assert [c.name for c in calls] == ["stories-changed", "test-run"]
     assert calls[0].input == {}
     assert "json" not in calls[1].input
 
 
-def test_b13_non_shell_dash_c(tmp_path: Path) -> None:
-    calls = plugin_calls(tmp_path, [
+def test_b13_non_shell_dash_c(tmp_path: Path, agent: str) -> None:
+    calls = plugin_calls(tmp_path, agent, [
         ('sleep 3; curl -s http://localhost:40097/index.json 2>/dev/null | head -c 800; echo; echo "---changed---"; '
         'STORYBOOK_FEATURE_AI_CLI=1 npx storybook ai --port 40097 stories-changed 2>&1 | grep -v "No story files" | head -40'),
         "curl -c cookies.txt http://localhost:6006/ && npx storybook ai stories-changed",
@@ -204,15 +223,15 @@ def test_b13_non_shell_dash_c(tmp_path: Path) -> None:
     assert [c.name for c in calls] == ["stories-changed", "stories-changed", "stories-find-by-component"]
 
 
-def test_b14_genuine_wrappers(tmp_path: Path) -> None:
-    calls = plugin_calls(tmp_path, ["bash -c 'npx storybook ai stories-changed'",
+def test_b14_genuine_wrappers(tmp_path: Path, agent: str) -> None:
+    calls = plugin_calls(tmp_path, agent, ["bash -c 'npx storybook ai stories-changed'",
                                     "/bin/sh -lc 'npx storybook ai --port 6006 test-run'",
                                     "env bash -x -c 'npx storybook ai stories-find-by-component'"])
     assert [c.name for c in calls] == ["stories-changed", "test-run", "stories-find-by-component"]
 
 
-def test_b15_tools_pairs(tmp_path: Path) -> None:
-    calls = plugin_calls(tmp_path, [
+def test_b15_tools_pairs(tmp_path: Path, agent: str) -> None:
+    calls = plugin_calls(tmp_path, agent, [
         """npx storybook tools test run --json '{"stories":[{"storyId":"example-button--primary"}]}'""",
         """npx storybook tools stories find-by-component --json '{"componentPaths":["src/Badge.tsx"]}'""",
         """npx storybook tools review create --json '{"title":"Pass","description":"x","collections":[]}'""",
