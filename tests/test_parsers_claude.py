@@ -509,6 +509,7 @@ def test_storybook_minimal_lines() -> None:
         {"type": "assistant", "message": {"content": [use("toolu_2", "Bash", command="npx storybook tools test run")]}},
         {"type": "user", "message": {"content": [res("toolu_2", "## Failing Stories\n\n### example-button--primary")]}},
         {"type": "assistant", "message": {"content": [use("toolu_3", "Skill", skill="stories")]}},
+        {"type": "user", "message": {"content": [res("toolu_3", {"content": [text("Loaded skill")]})]}},
         {"type": "assistant", "message": {"content": [use("toolu_4", "mcp__Browser__navigate", url="http://x/")]}},
         {"type": "assistant", "message": {"content": [text("Done. Review: http://localhost:6006/?path=/review/")]}},
     ]
@@ -520,7 +521,8 @@ def test_storybook_minimal_lines() -> None:
     ]
     assert (t.tool_calls[0].server, t.tool_calls[0].tool) == ("storybook-dev-mcp", "test-run")
     assert t.tool_calls[1].output.startswith("## Failing Stories")
-    assert [c.answered for c in t.tool_calls] == [True, True, False, False]
+    assert [c.answered for c in t.tool_calls] == [True, True, True, False]
+    assert t.tool_calls[2].output == "Loaded skill"  # content wrapped in an object (spec §3.1)
     assert t.final_response == "Done. Review: http://localhost:6006/?path=/review/"
     assert t.usage.input_tokens == 10
     # the session parser accepts the same lines when asked explicitly
