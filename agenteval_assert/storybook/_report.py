@@ -1167,8 +1167,7 @@ def parse_story_test_report(text: str) -> StoryTestReport:
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_story_test_report: expected a str, got {type(text).__name__}")
-    if text.startswith("\ufeff"):  # a byte-order mark from a file saved on Windows
-        text = text[1:]
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a file saved on Windows
     record = _test_run_record(text)
     if record is not None:
         return _report_from_document(record)
