@@ -633,3 +633,35 @@ def test_boots_spawn_failure(tmp_path: Path) -> None:
     ctx = boots_ctx(tmp_path, "true")
     got = fails(expect_storybook_boots, ctx, command=["/nonexistent/npm-binary"], timeout_ms=500)
     assert got.startswith("Failed to spawn npm run storybook: ")
+
+
+# -- raw access helpers ---------------------------------------------------------------------------
+
+
+def test_raw_access_helpers(tmp_path: Path) -> None:
+    from agenteval_assert.storybook import (
+        get_eval_context,
+        get_final_assistant_message,
+        get_shell_commands,
+        get_transcript,
+        is_record,
+        is_review_enabled,
+        parse_json,
+        parse_workflow_tool_results,
+    )
+
+    root = tmp_path / "run"
+    ctx_of(root, flat(bash("toolu_1", "npm test", "ok"), CT("bye")), review=True)
+    ctx = get_eval_context(root)
+    assert is_review_enabled(ctx) and get_shell_commands(ctx) == ["npm test"]
+    assert get_transcript(ctx) is ctx.transcript and get_final_assistant_message(ctx) == "bye"
+    assert get_eval_context(root) is not ctx  # a fresh object: nothing memoised per process
+    assert is_record({}) and not is_record([]) and not is_record(None)
+    assert parse_json(' {"a": 1} ') == {"a": 1} and parse_json("  ") is None and parse_json("{") is None
+    raw = (root / "__agent_eval__/transcript.txt").read_text()
+    assert parse_workflow_tool_results(raw, "test-run") == []
+    lines = flat(CU("toolu_1", MCP + "run-story-tests", {}), CR("toolu_1", "## Passing Stories\n\n- a--b"))
+    text = "\n".join(json.dumps(x) for x in lines)
+    (res,) = parse_workflow_tool_results(text, "run-story-tests")
+    assert res.output == "## Passing Stories\n\n- a--b" and res.location.line == 2
+    assert parse_workflow_tool_results("", "test-run") == []

@@ -25,7 +25,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypedDict, Union
+from typing import Any, TypedDict, Union, cast
 from urllib.parse import urlsplit
 
 import attrs
@@ -1146,21 +1146,31 @@ class _Step:
     ok: bool = True
 
 
-def _calls_workflow(ctx: EvalContext, call: ToolCall, wf: str) -> bool:
-    from ._names import workflow_call_matches_name
-    from ._workflow import parse_workflow_shell_commands
+def _workflow_calls_by_tool_call(ctx: EvalContext) -> dict[int, list[Any]]:
+    """Every workflow call of the transcript (MCP and CLI), indexed by the tool call that made it."""
 
-    if call.kind == "mcp" or call.name.startswith("mcp__"):
-        n = _normalize(ctx, call.tool or call.name) or _normalize(ctx, call.name)
-        if n == wf:
+    def compute() -> dict[int, list[Any]]:
+        from ._workflow import workflow_calls
+
+        index: dict[int, list[Any]] = {}
+        for wc in workflow_calls(ctx.transcript, profile=ctx.profile.names_profile):
+            if wc.tool_call is not None:
+                index.setdefault(id(wc.tool_call), []).append(wc)
+        return index
+
+    return cast(dict[int, list[Any]], ctx._memo("workflow_calls_by_tool_call", compute))
+
+
+def _calls_workflow(ctx: EvalContext, call: ToolCall, wf: str) -> bool:
+    """*call* is an MCP call of *wf* (exact normalised name) or a shell command that runs it."""
+    from ._names import workflow_call_matches_name
+
+    prof = ctx.profile.names_profile
+    for wc in _workflow_calls_by_tool_call(ctx).get(id(call), ()):
+        if wc.source == "mcp" and wc.name == wf:
             return True
-    cmd = call.arguments.get("command")
-    if isinstance(cmd, list):
-        cmd = call.command
-    if isinstance(cmd, str):
-        prof = ctx.profile.names_profile
-        return any(workflow_call_matches_name(c, wf, profile=prof)
-                   for c in parse_workflow_shell_commands([cmd], profile=prof))
+        if wc.source != "mcp" and workflow_call_matches_name(wc, wf, profile=prof):
+            return True
     return False
 
 
