@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .model import Location, Transcript
+from .model import Location, Message, Transcript
 from .results import CheckResult, Evidence, Status
 
 __all__ = ["HEALTH_CHECKS", "health_checks"]
@@ -74,7 +74,8 @@ def check_final_response(t: Transcript) -> CheckResult:
 
 
 def check_no_unhandled_tool_error(t: Transcript) -> CheckResult:
-    """The main agent's last tool call did not fail (a failure it never followed up on)."""
+    """The run did not end on a failed tool call: after the main agent's last call failed, the
+    agent said something (reported or worked around the failure)."""
     calls = t.tool_calls
     if not calls:
         return CheckResult.passing("no_unhandled_tool_error", "no tool calls", vacuous=True)
@@ -88,17 +89,30 @@ def check_no_unhandled_tool_error(t: Transcript) -> CheckResult:
             found="no result",
             evidence=(Evidence.from_call(last),),
         )
-    if last.is_error:
-        return CheckResult.failing(
-            "no_unhandled_tool_error",
-            "the run not to end on a failed tool call",
-            f"the last call ({last.name}) failed and nothing followed it",
-            [Evidence.from_call(last, detail=last.output[:200])],
-        )
     errors = sum(1 for c in calls if c.is_error)
-    return CheckResult.passing(
+    if not last.is_error:
+        return CheckResult.passing(
+            "no_unhandled_tool_error", f"the last call succeeded ({errors} earlier error(s) handled)"
+        )
+    answered = any(
+        isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and not s.meta
+        for s in t.steps[last.step + 1 :]
+    )
+    if answered:
+        return CheckResult.passing(
+            "no_unhandled_tool_error", "the last call failed, and the agent responded after it"
+        )
+    if last.status == "declined":
+        return CheckResult.passing(
+            "no_unhandled_tool_error",
+            f"the last call ({last.name}) was declined by the user, and the run stopped there",
+            notes=(f"{last.location}: declined",),
+        )
+    return CheckResult.failing(
         "no_unhandled_tool_error",
-        f"the last call succeeded ({errors} earlier error(s) were followed by further work)",
+        "the run not to end on a failed tool call",
+        f"the last call ({last.name}) failed and the agent said nothing after it",
+        [Evidence.from_call(last, detail=last.output[:200])],
     )
 
 

@@ -1,0 +1,65 @@
+"""The built-in health checks of `check`."""
+
+from __future__ import annotations
+
+import json
+
+import agenteval_assert as aa
+from agenteval_assert._health import check_no_unhandled_tool_error, health_checks
+from agenteval_assert.results import Status
+
+from .conftest import SAMPLES
+
+
+def _session(*blocks: tuple[str, list[dict[str, object]]]) -> aa.Transcript:
+    lines = []
+    for i, (kind, content) in enumerate(blocks):
+        lines.append(json.dumps({
+            "type": kind, "sessionId": "s", "uuid": f"u{i}", "parentUuid": None, "isSidechain": False,
+            "message": {"id": f"m{i}", "role": kind, "content": content},
+        }))
+    return aa.parse("\n".join(lines) + "\n")
+
+
+USE = ("assistant", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}}])
+FAIL = ("user", [{"type": "tool_result", "tool_use_id": "t1", "content": "make: *** Error 2", "is_error": True}])
+OK = ("user", [{"type": "tool_result", "tool_use_id": "t1", "content": "built"}])
+SAY = ("assistant", [{"type": "text", "text": "The build failed; here is why."}])
+
+
+def test_run_ending_on_a_failed_call_fails_with_its_location() -> None:
+    r = check_no_unhandled_tool_error(_session(("user", [{"type": "text", "text": "build it"}]), USE, FAIL))
+    assert r.status is Status.FAIL
+    assert r.summary == ("expected the run not to end on a failed tool call, found the last call (Bash) "
+                         "failed and the agent said nothing after it")
+    assert r.evidence[0].location is not None and r.evidence[0].location.line == 2
+
+
+def test_failure_followed_by_a_response_is_handled() -> None:
+    assert check_no_unhandled_tool_error(_session(USE, FAIL, SAY)).status is Status.PASS
+
+
+def test_last_call_without_result_is_inconclusive() -> None:
+    assert check_no_unhandled_tool_error(_session(USE)).status is Status.INCONCLUSIVE
+
+
+def test_declined_last_call_is_the_users_choice() -> None:
+    t = aa.load(SAMPLES / "claude-session" / "spotter-2.1.38-short.jsonl")
+    assert t.tool_calls[-1].status == "declined"
+    assert check_no_unhandled_tool_error(t).status is Status.PASS
+
+
+def test_all_health_checks_pass_on_a_clean_run() -> None:
+    results = health_checks(_session(USE, OK, SAY))
+    assert [r.status for r in results] == [Status.PASS] * 5
+    assert [r.name for r in results] == [
+        "parsed_cleanly", "every_call_answered", "final_response_present",
+        "no_unhandled_tool_error", "no_run_errors",
+    ]
+
+
+def test_missing_final_response_on_a_torn_transcript_is_inconclusive() -> None:
+    text = (SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl").read_text()
+    cut = text[: text.index('"agent_message"') - 40]
+    [final] = [r for r in health_checks(aa.parse(cut)) if r.name == "final_response_present"]
+    assert final.status is Status.INCONCLUSIVE
