@@ -420,13 +420,18 @@ def _bound_text(lo: int, hi: int | None, spec: Call) -> str:
         return "no " + many.replace(" calls", " call", 1)
     if lo == 1 and hi is None:
         return what
+    one = what.removeprefix("a ")
+
+    def n_of(n: int) -> str:
+        return f"{n} {one if n == 1 else many}"
+
     if hi is None:
-        return f"at least {lo} {many}"
+        return f"at least {n_of(lo)}"
     if lo == hi:
-        return f"exactly {lo} {many if lo != 1 else what[2:]}"
+        return f"exactly {n_of(lo)}"
     if lo == 0:
-        return f"at most {hi} {many}"
-    return f"between {lo} and {hi} {many}"
+        return f"at most {n_of(hi)}"
+    return f"between {lo} and {n_of(hi)}"
 
 
 def _check_bool(name: str, value: object) -> None:

@@ -54,7 +54,8 @@ def test_tool_called_with_argument_matchers() -> None:
         ({"at_least": 2}, P, "at least 2 Bash calls"),
         ({"at_least": 3}, F, "at least 3 Bash calls"),
         ({"at_most": 2}, P, "at most 2 Bash calls"),
-        ({"at_most": 1}, F, "at most 1 Bash calls"),
+        ({"at_most": 1}, F, "at most 1 Bash call"),
+        ({"at_least": 1}, P, "a Bash call"),
         ({"at_least": 1, "at_most": 2}, P, "between 1 and 2 Bash calls"),
     ],
 )
