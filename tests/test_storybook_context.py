@@ -381,3 +381,13 @@ def test_profile_validation_and_generation_views() -> None:
 )
 def test_js_string(value: Any, text: str) -> None:
     assert js_string(value) == text
+
+
+def test_notes_say_when_the_transcript_is_weak_ground(tmp_path: Path) -> None:
+    root = sandbox(tmp_path, [CT("hi"), "not json", CT("bye")], agent="codex")
+    ctx = EvalContext.from_sandbox(root)
+    assert any("1 line(s) are not JSON and were skipped: 2" in n for n in ctx.notes), ctx.notes
+    assert any("agent.json says agent=codex but" in n and "claude-session" in n for n in ctx.notes), ctx.notes
+    t = root / "__agent_eval__/transcript.txt"
+    t.write_text(t.read_text() + '{"type":"assistant","message":{"content":[{"type":"te')
+    assert any("is torn" in n for n in EvalContext.from_sandbox(root).notes)

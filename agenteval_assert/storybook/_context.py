@@ -309,7 +309,7 @@ class EvalContext:
         tpath = root / TRANSCRIPT_PATH
         parsed = transcript if transcript is not None else _load_transcript(tpath, agent)
         rpath = root / RESULTS_PATH
-        notes: list[str] = []
+        notes: list[str] = _transcript_notes(parsed, agent)
         if rpath.exists():
             shell = _shell_commands_from_results(rpath, parsed)
         else:
@@ -358,7 +358,7 @@ class EvalContext:
         agent_name, integ, rev = _validate_agent_json(
             {"agent": agent_name, "integration": integration, "review": review}, "<parts>"
         )
-        notes: list[str] = []
+        notes: list[str] = _transcript_notes(parsed, agent_name)
         rpath: Path | None = None
         if shell_commands is not None:
             shell = _locate_commands(list(shell_commands), parsed, None, "")
@@ -500,6 +500,22 @@ class EvalContext:
             f"agent={self.agent} integration={self.integration} "
             f"review={'true' if self.review else 'false'} generation={self.profile.generation}"
         )
+
+
+def _transcript_notes(transcript: Transcript, agent: str) -> list[str]:
+    """What makes the transcript a weaker ground for "X never happened", said up front."""
+    notes: list[str] = []
+    h = transcript.health
+    if h.truncated_tail:
+        notes.append(f"{TRANSCRIPT_PATH}: the last line ({h.lines}) is torn: calls after it are unknown")
+    bad = [i.line for i in h.unparsable if not (h.truncated_tail and i.line == h.lines)]
+    if bad:
+        shown = ", ".join(str(n) for n in bad[:5]) + (" ..." if len(bad) > 5 else "")
+        notes.append(f"{TRANSCRIPT_PATH}: {len(bad)} line(s) are not JSON and were skipped: {shown}")
+    fam = agent_family(agent)
+    if transcript.steps and fam in ("claude-code", "codex") and transcript.agent != fam:
+        notes.append(f"agent.json says agent={agent} but {TRANSCRIPT_PATH} is a {transcript.format} transcript")
+    return notes
 
 
 def _evolve(obj: Any, changes: dict[str, Any]) -> Any:
