@@ -1284,3 +1284,12 @@ def test_docs_sample_report_reads_whole_and_renders_back() -> None:
 def test_a11y_flag_is_strict_about_types() -> None:
     with pytest.raises(NotAStoryTestReport, match="a11y: Input should be a valid boolean"):
         parse_story_test_report('{"status": "completed", "a11y": "no", "result": {}}')
+
+
+@pytest.mark.parametrize("blank", ["\n", ""])
+def test_issue_line_numbers_point_into_the_text(blank: str) -> None:
+    text = f"## Unhandled Errors\n\n### E\n{blank}**Error message**: x\n**Error message**: y"
+    issues = parse_story_test_report(text).issues
+    repeated = 5 if blank == "" else 6
+    assert f"line {repeated}: '**Error message**:' repeated or out of order" in issues
+    assert text.split("\n")[repeated - 1] == "**Error message**: y"

@@ -722,6 +722,12 @@ def _strip_trailing_blank(lines: Sequence[str]) -> Sequence[str]:
     return lines[:end]
 
 
+def _body_line(block: Section) -> int:
+    """The line number of ``_entry_body(block)[0]``: after the blank line, when there is one."""
+    blank = bool(block.lines) and not block.lines[0].strip()
+    return block.first_body_line + (1 if blank else 0)
+
+
 def _entry_body(block: Section, what: str, b: _Builder) -> Sequence[str]:
     """The lines of a ``###`` block after the formatter's blank line, trailing blanks removed."""
     lines = block.lines
@@ -920,7 +926,7 @@ def _read_a11y(section: Section, b: _Builder) -> None:
         except ValueError:
             cut = len(body)
         description = "\n".join(_strip_trailing_blank(body[:cut])) or None
-        first_body = block.first_body_line + 1  # the blank line the formatter writes
+        first_body = _body_line(block)
         nodes = _read_nodes(body[cut + 1 :], first_body + cut + 1, b) if cut < len(body) else ()
         if cut < len(body) and not nodes:
             b.issue(block.line, f"'### {block.title}' lists no affected elements (cut?)")
@@ -943,7 +949,7 @@ def _read_unhandled(section: Section, b: _Builder) -> None:
         values: dict[str, list[str]] = {}
         current: str | None = None
         stack: list[str] | None = None
-        first_body = block.first_body_line + 1
+        first_body = _body_line(block)
         for offset, line in enumerate(body):
             if stack is not None:
                 stack.append(line)
