@@ -44,7 +44,7 @@ VERCEL_MODULE = PEERS / "node" / "node_modules" / "@vercel" / "agent-eval" / "di
 RESULTS = BENCH / "results"
 SMOKE_SIZE = 64_000
 SMOKE_BATCH = (20, 8_000)
-FULL_BATCH = (1000, 20_000)
+FULL_BATCH = (1000, 10_000)
 TIMEOUT = 1800.0
 
 #: The peers: name → (formats it parses, how to run it).
