@@ -665,3 +665,52 @@ def test_raw_access_helpers(tmp_path: Path) -> None:
     (res,) = parse_workflow_tool_results(text, "run-story-tests")
     assert res.output == "## Passing Stories\n\n- a--b" and res.location.line == 2
     assert parse_workflow_tool_results("", "test-run") == []
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+
+@given(st.text(max_size=200))
+def test_url_predicates_never_raise_and_agree(s: str) -> None:
+    from agenteval_assert.storybook import is_local_dev_server_url, is_local_storybook_preview_url
+
+    local = is_local_dev_server_url(s)
+    assert isinstance(local, bool)
+    assert not is_local_storybook_preview_url(s) or local
+
+
+@given(st.lists(st.text(max_size=60), max_size=8))
+def test_kill_commands_are_a_subsequence(commands: list[str]) -> None:
+    from agenteval_assert.storybook import find_dev_server_kill_commands
+
+    flagged = find_dev_server_kill_commands(commands)
+    it = iter(commands)
+    assert all(any(c == x for x in it) for c in flagged)
+    assert all(re.search(r"kill|fuser", c, re.IGNORECASE) for c in flagged)
+
+
+@given(st.lists(st.sampled_from(["stories-changed", "stories-find-by-component", "review-create", "test-run"]),
+                max_size=6))
+def test_story_discovery_order_property(names: list[str]) -> None:
+    from agenteval_assert.storybook._workflow import WorkflowCall
+
+    calls = [WorkflowCall(n, {}, "mcp", n, i) for i, n in enumerate(names)]
+    ctx = EvalContext.from_parts(_EMPTY, integration="mcp")
+    ctx._cache["workflow_calls"] = calls
+    first = next((i for i, n in enumerate(names) if n.startswith("stories-")), None)
+    last = max((i for i, n in enumerate(names) if n == "review-create"), default=None)
+    expected = first is not None and last is not None and first < last
+    try:
+        expect_story_discovery_before_review(ctx)
+        assert expected
+    except TranscriptAssertionError:
+        assert not expected
+
+
+def _empty_transcript() -> Any:
+    from agenteval_assert import parse
+
+    return parse('{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"x"}]}}\n')
+
+
+_EMPTY = _empty_transcript()
