@@ -636,3 +636,56 @@ def test_checks_do_linear_work_in_the_number_of_calls() -> None:
     c.check_retried_after_failure(tr, "Bash", same_args=False)
     # ~430 failures × 3000 calls would be over a million comparisons each; one pass is instant
     assert time.process_time() - t0 < 2.0
+
+
+CORPUS_DIRS = ("claude-session-log", "claude-stream-json", "codex-exec-json", "codex-rollout", "gemini-cli")
+
+
+def _battery(t: Transcript) -> list[Any]:
+    first = t.tool_calls[0].name if t.tool_calls else "Bash"
+    return [
+        c.check_tool_called(t, first),
+        c.check_tool_called(t, first, at_most=1),
+        c.check_tool_not_called(t, "Write", content=Contains("secret")),
+        c.check_tool_calls(t, [first, "Bash", "Read"], mode="in_order"),
+        c.check_tool_calls(t, [first, "Bash", "Read"], mode="covers"),
+        c.check_tool_calls(t, [first, "Bash", "Read"], mode="only_from"),
+        c.check_tool_calls(t, [x.name for x in t.tool_calls], mode="any_order"),
+        c.check_called_before(t, "Read", "Edit"),
+        c.check_called_within(t, "Edit", "Bash", steps=3),
+        c.check_never_after(t, first, "Write"),
+        c.check_no_tool_errors(t, ignore_recovered=True),
+        c.check_retried_after_failure(t, "Bash", same_args=False),
+        c.check_command_ran(t, program="git"),
+        c.check_command_ran(t, Matches(r"\btest\b")),
+        c.check_file_changed(t, "*.ts*"),
+        c.check_file_not_changed(t, "package.json"),
+        c.check_final_response_contains(t, "done", ignore_case=True),
+        c.check_final_response_not_contains(t, "sorry"),
+        c.check_link_absent(t),
+        c.check_transcript_not_contains(t, Matches(r"sk-ant-[A-Za-z0-9]{20,}")),
+        c.check_budget(t, max_tool_calls=1000, max_tokens=10**9),
+        c.check_subagent_used(t),
+        c.check_skill_invoked(t, "pdf"),
+        c.check_no_duplicate_calls(t, [first]),
+        c.check_failures_not_reported_as_success(t),
+        c.check_confirmed_before_write(t, ["Write", "Edit"]),
+        c.check_resources_allowed(t, ["Read"], path="file_path", allowed=Matches("^/")),
+    ]
+
+
+def test_every_check_runs_on_the_real_corpus(corpus: Path) -> None:
+    files = sorted(p for d in CORPUS_DIRS for p in (corpus / d).iterdir() if p.is_file())
+    assert len(files) >= 15
+    import agenteval_assert as aa
+
+    statuses: dict[Status, int] = dict.fromkeys(Status, 0)
+    for p in files:
+        t = aa.load(p)
+        for r in _battery(t):
+            assert r.status is not E, f"{p.name}: {r.render()}"  # no check crashes on real data
+            text = r.render()
+            assert text.splitlines()[0].startswith(("expected ", "inconclusive: expected "))
+            assert len(text.splitlines()) <= 40  # bounded, however long the transcript
+            statuses[r.status] += 1
+    assert statuses[P] and statuses[F] and statuses[I]  # the battery decides both ways on real data
