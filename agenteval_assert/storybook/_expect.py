@@ -78,7 +78,6 @@ __all__ = [
     "json_stringify",
     "parse_codex_browser_navigations",
     "parse_json",
-    "parse_workflow_tool_results",
     "run_story_tests_in_sandbox",
     "select_final_run_story_tests_report",
     "trunc",
@@ -305,19 +304,6 @@ def parse_json(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
-
-
-def parse_workflow_tool_results(
-    text: str, name: str, *, profile: EvalProfile | None = None, path: str = "<memory>"
-) -> list[Any]:
-    """``parseWorkflowToolResults(raw, name)``: results of workflow *name* in a raw transcript text."""
-    from .. import parse
-
-    if not text.strip():
-        return []
-    ctx = EvalContext.from_parts(parse(text, path=path), integration="mcp", shell_commands=[],
-                                 profile=profile or EvalProfile())
-    return get_workflow_tool_results(ctx, name)
 
 
 def is_review_enabled(ctx: EvalContext) -> bool:
