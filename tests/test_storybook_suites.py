@@ -252,3 +252,15 @@ def test_every_suite_runs_on_every_sample_without_errors(name: str) -> None:
     for s in storybook.suites():
         for o in s.run(ctx):
             assert not o.message.startswith("error:"), (s.name, o.name, o.message)
+
+
+def test_storybook_modules_export_disjoint_names() -> None:
+    # ``storybook/__init__`` star-imports every module: a duplicate name would silently shadow one.
+    from agenteval_assert.storybook import _cli, _context, _expect, _names, _report, _suites, _workflow
+
+    seen: dict[str, str] = {}
+    for mod in (_names, _report, _workflow, _context, _expect, _suites, _cli):
+        for name in mod.__all__:
+            assert name not in seen, f"{name} exported by {seen[name]} and {mod.__name__}"
+            seen[name] = mod.__name__
+            assert hasattr(storybook, name) or mod is _cli, name
