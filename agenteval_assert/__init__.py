@@ -6,6 +6,7 @@ Start with ``load(path)`` (auto-detects the format) and read the ``Transcript`` 
 from __future__ import annotations
 
 from ._parsers import FORMATS, detect_format, load, parse
+from ._parsers._claude import find_subagent_files
 from ._version import __version__
 from .exceptions import (
     AgentEvalError,
@@ -48,6 +49,7 @@ __all__ = [
     "UsageError",
     "__version__",
     "detect_format",
+    "find_subagent_files",
     "load",
     "parse",
 ]
