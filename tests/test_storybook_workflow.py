@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import agenteval_assert as aa
 from agenteval_assert.model import Transcript
@@ -345,3 +348,50 @@ def test_tool_result_text(content: Any, text: str) -> None:
 def test_unknown_profile() -> None:
     with pytest.raises(ValueError, match="unknown profile"):
         parse_workflow_shell_commands([], profile="Z")  # type: ignore[arg-type]
+
+
+# -- properties -------------------------------------------------------------------------------
+
+_KEYS = st.from_regex(r"[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,5}){0,2}", fullmatch=True).filter(
+    lambda k: k not in ("help", "json", "attach", "no-attach", "output", "input")
+)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=5,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(_KEYS, _VALUES, max_size=4), st.sampled_from(["C", None]))
+def test_tools_flags_round_trip(flags: dict[str, Any], profile: Any) -> None:
+    """``--key 'json'`` flags come back as the input, keys verbatim, values JSON-decoded."""
+    args = []
+    for k, v in flags.items():
+        text = json.dumps(v) if not isinstance(v, str) else v
+        if isinstance(v, str):
+            ok = True
+            try:
+                json.loads(v)
+                ok = False  # a string that is itself JSON would be decoded: not this property
+            except ValueError:
+                pass
+            if not ok or v.startswith("--"):
+                continue
+        args.append(f"--{k}={shlex.quote(text)}")
+    expected = {k: v for k, v in flags.items() if any(a.startswith(f"--{k}=") for a in args)}
+    cmd = "/bin/bash -lc " + shlex.quote("npx storybook tools test run " + " ".join(args))
+    assert summary_inputs(parse_workflow_shell_commands([cmd], profile=profile)) == [expected]
+
+
+def summary_inputs(calls: list[WorkflowCall]) -> list[dict[str, Any]]:
+    return [c.input for c in calls]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ab '\"\\$()<>|&;\n-=", "storybook", "tools", "test", "run", "ai",
+                                   "skills", "--input", "{}", "EOF", "<<", " "]), max_size=40).map("".join))  # fmt: skip
+def test_recognition_never_raises(text: str) -> None:
+    for profile in ("A", "B", "C", None):
+        for call in parse_workflow_shell_commands([text], profile=profile):
+            assert isinstance(call.input, dict) and call.source == "cli"
