@@ -29,7 +29,7 @@ from .checks import (
     FlagSpec,
     Mode,
 )
-from .matchers import ArgsMode, Matcher, Override, ToolSpec
+from .matchers import ArgsMode, Matcher, Override, ToolSpec, Unordered
 from .model import ToolCall, Transcript
 from .results import CheckError, CheckResult, InconclusiveError, Status, TranscriptAssertionError
 
@@ -732,7 +732,7 @@ def assert_tool_called(
 
 def assert_tool_calls(
     t: Transcript,
-    expected: Sequence[ToolSpec],
+    expected: Sequence[ToolSpec | Unordered],
     /,
     *,
     mode: Mode = "in_order",

@@ -45,6 +45,7 @@ from .matchers import (
     Matches,
     Override,
     ToolSpec,
+    Unordered,
     as_call,
     call_aliases,
     canonical_json,
@@ -663,7 +664,7 @@ def _seq_text(items: Sequence[str], limit: int = 12) -> str:
 @_guarded("tool_calls")
 def check_tool_calls(
     t: Transcript,
-    expected: Sequence[ToolSpec],
+    expected: Sequence[ToolSpec | Unordered],
     /,
     *,
     mode: Mode = "in_order",
@@ -693,19 +694,34 @@ def check_tool_calls(
     """
     if mode not in MODES:
         raise UsageError(f"check_tool_calls(): mode must be one of {', '.join(MODES)}, got {mode!r}")
-    specs = _specs(expected, "check_tool_calls")
+    if isinstance(expected, (str, Call)) or not isinstance(expected, Sequence):
+        raise UsageError(
+            f"check_tool_calls: expected a list of tool names or Call(...), got {short_repr(expected, 80)}"
+        )
+    steps: list[list[Call]] = [
+        list(e.calls) if isinstance(e, Unordered) else [as_call(e, "check_tool_calls")] for e in expected
+    ]
+    specs = [s for step in steps for s in step]
+    grouped = any(len(step) > 1 or isinstance(e, Unordered) for step, e in zip(steps, expected, strict=True))
     actual: Sequence[ToolCall] = _pool(t, include_subagents)
     if among is not None:
         scope = _specs(among, "check_tool_calls(among=...)")
         actual = [c for c in actual if any(s.matches_call(c) for s in scope)]
     labels = [s.label() for s in specs]
+    step_labels = [e.label() if isinstance(e, Unordered) else as_call(e).label() for e in expected]
     echo = _echo(
-        "tool_calls", labels, mode=mode, args_mode=None if args_mode == "partial" else args_mode,
+        "tool_calls", _Shown("[" + ", ".join(repr(e) for e in expected) + "]"),
+        mode=mode, args_mode=None if args_mode == "partial" else args_mode,
         among=None if among is None else [as_call(s).label() for s in among],
     )
-    exp_text = f"{_MODE_TEXT[mode]} {_seq_text(labels)}"
+    exp_text = f"{_MODE_TEXT[mode]} {_seq_text(step_labels)}"
     act_labels = [c.name for c in actual]
     name = "tool_calls"
+
+    if grouped and mode in ("exact_sequence", "in_order"):
+        return _grouped_sequence(
+            t, steps, step_labels, actual, mode, args_mode, overrides, exp_text, echo, assume_complete
+        )
 
     if mode == "exact_sequence":
         for i, s in enumerate(specs):
@@ -806,6 +822,101 @@ def check_tool_calls(
         name, t, assume_complete=assume_complete, expected=exp_text, found=found, check=echo,
         evidence=ev_ok, matched=matched, vacuous=not actual,
     )
+
+
+def _group_match(
+    group: Sequence[Call], calls: Sequence[ToolCall], mode: str, overrides: Mapping[str, Override] | None
+) -> list[int | None]:
+    adj = [[j for j, c in enumerate(calls) if _fits(s, c, mode, overrides)] for s in group]
+    return max_bipartite_matching(len(calls), adj)
+
+
+def _grouped_sequence(
+    t: Transcript,
+    steps: Sequence[Sequence[Call]],
+    step_labels: Sequence[str],
+    actual: Sequence[ToolCall],
+    mode: str,
+    args_mode: str,
+    overrides: Mapping[str, Override] | None,
+    exp_text: str,
+    echo: str,
+    assume_complete: bool,
+) -> CheckResult:
+    """exact_sequence / in_order where some steps are ``Unordered`` groups.
+
+    exact: each group takes the next ``len(group)`` positions, matched as a set (perfect
+    bipartite matching). in_order: each group ends as early as possible — the first position
+    by which all its calls can be matched to distinct calls after the previous step — which is
+    optimal for what follows (the same exchange argument as for single calls).
+    """
+    name = "tool_calls"
+    act_labels = [c.name for c in actual]
+    matched: list[ToolCall] = []
+    ev: list[Evidence] = []
+    p = 0
+    for k, group in enumerate(steps):
+        if mode == "exact_sequence":
+            window = list(actual[p: p + len(group)])
+            m = _group_match(group, window, args_mode, overrides) if len(window) == len(group) else []
+            if len(window) < len(group) or any(x is None for x in m):
+                free = [c for j, c in enumerate(window) if j not in {x for x in m if x is not None}]
+                miss = [s for s, x in zip(group, m, strict=False) if x is None] or list(group)
+                nearest = _nearest(miss[0], free or window, mode=args_mode, overrides=overrides)
+                where = (f"positions {p + 1}-{p + len(group)}" if len(group) > 1 else f"position {p + 1}")
+                return _fail(
+                    name, t, exp_text,
+                    f"{_seq_text(act_labels)}: {where} are not {step_labels[k]}", echo,
+                    [Evidence.from_call(c, f"position {p + 1 + j}") for j, c in enumerate(window)], nearest,
+                )
+            for i, x in enumerate(m):
+                assert x is not None
+                matched.append(window[x])
+                ev.append(Evidence.from_call(window[x], f"expected {k + 1}.{i + 1}" if len(group) > 1 else f"expected {k + 1}"))
+            p += len(group)
+            continue
+        # in_order: grow the window from p until the group can be matched in it.
+        cands: list[int] = []
+        done: list[int] | None = None
+        for i in range(p, len(actual)):
+            if any(_fits(s, actual[i], args_mode, overrides) for s in group):
+                cands.append(i)
+                if len(cands) >= len(group):
+                    m = _group_match(group, [actual[j] for j in cands], args_mode, overrides)
+                    if all(x is not None for x in m):
+                        done = [cands[x] for x in m if x is not None]
+                        p = i + 1
+                        break
+        if done is None:
+            after = f" after #{actual[p - 1].index} {actual[p - 1].name}" if p else ""
+            sub = [actual[j] for j in cands]
+            m = _group_match(group, sub, args_mode, overrides) if sub else [None] * len(group)
+            missing = [s for s, x in zip(group, m, strict=True) if x is None]
+            nearest = _nearest(missing[0], (c for c in actual[p:] if missing[0].name_matches(c)),
+                               mode=args_mode, overrides=overrides)
+            return _fail(
+                name, t, exp_text,
+                f"no {step_labels[k]}{after} (expected step {k + 1} of {len(steps)}: missing "
+                f"{', '.join(s.label() for s in missing)}); calls were {_seq_text(act_labels)}",
+                echo, ev, nearest,
+            )
+        for i, j in enumerate(done):
+            matched.append(actual[j])
+            ev.append(Evidence.from_call(actual[j], f"expected {k + 1}.{i + 1}" if len(group) > 1 else f"expected {k + 1}"))
+    if mode == "exact_sequence":
+        if len(actual) > p:
+            extra = actual[p:]
+            return _fail(
+                name, t, exp_text,
+                f"{_seq_text(act_labels)}: {_plural(len(extra), 'extra call')} after position {p}",
+                echo, [Evidence.from_call(c, "extra") for c in extra], positive=False,
+            )
+        return _negative(
+            name, t, assume_complete=assume_complete, expected=exp_text,
+            found=f"{_plural(len(actual), 'call')} in that order", check=echo, evidence=ev,
+            matched=tuple(matched),
+        )
+    return _pass(name, exp_text, "them at " + ", ".join(f"#{c.index}" for c in matched), echo, ev, tuple(matched))
 
 
 def _positions(t: Transcript, spec: Call, include_subagents: bool) -> list[ToolCall]:

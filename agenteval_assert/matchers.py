@@ -54,6 +54,7 @@ __all__ = [
     "RegexTimeoutError",
     "Satisfies",
     "ToolSpec",
+    "Unordered",
     "args_differences",
     "as_call",
     "values_match",
@@ -970,6 +971,32 @@ def as_call(spec: ToolSpec | Any, where: str = "expected call", **fields: Any) -
     raise UsageError(
         f"{where}: expected a tool name, a name matcher or Call(...), got {short_repr(spec, 80)}"
     )
+
+
+class Unordered:
+    """Calls expected together, in any order, as one step of a sequence (parallel tool calls).
+
+    In ``check_tool_calls(mode="exact_sequence")`` the group takes the next ``len(calls)``
+    positions in some order; with ``mode="in_order"`` its calls may be spread out (other calls
+    between them) but all come after the previous step and before the next. In the unordered
+    modes a group is just its calls. Example:
+    ``["Read", Unordered("Grep", "Glob"), "Edit"]``.
+    """
+
+    __slots__ = ("calls",)
+
+    def __init__(self, *calls: ToolSpec) -> None:
+        if not calls:
+            raise UsageError("Unordered() needs at least one call")
+        self.calls: tuple[Call, ...] = tuple(as_call(c, "Unordered()") for c in calls)
+
+    def label(self) -> str:
+        """``{Grep, Glob}``."""
+        return "{" + ", ".join(c.label() for c in self.calls) + "}"
+
+    def __repr__(self) -> str:
+        parts = [repr(c.name) if c.is_name_only and isinstance(c.name, str) else repr(c) for c in self.calls]
+        return f"Unordered({', '.join(parts)})"
 
 
 def canonical_json(value: Any) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from agenteval_assert import checks as c
 from agenteval_assert.exceptions import UsageError
-from agenteval_assert.matchers import ANY, Call, Contains, Matches, Satisfies
+from agenteval_assert.matchers import ANY, Call, Contains, Matches, Satisfies, Unordered
 from agenteval_assert.model import Transcript
 from agenteval_assert.results import Status
 
@@ -689,3 +689,34 @@ def test_every_check_runs_on_the_real_corpus(corpus: Path) -> None:
             assert len(text.splitlines()) <= 40  # bounded, however long the transcript
             statuses[r.status] += 1
     assert statuses[P] and statuses[F] and statuses[I]  # the battery decides both ways on real data
+
+
+def test_unordered_groups_inside_sequences() -> None:
+    ok = calls("Read", "Glob", "Grep", "Edit")
+    exp = ["Read", Unordered("Grep", "Glob"), "Edit"]
+    assert c.check_tool_calls(ok, exp, mode="exact_sequence").status is P
+    assert c.check_tool_calls(ok, exp, mode="in_order").status is P
+    split = calls("Read", "Glob", "Edit", "Grep")
+    r = c.check_tool_calls(split, exp, mode="exact_sequence")
+    assert r.status is F and r.found == "[Read, Glob, Edit, Grep]: positions 2-3 are not {Grep, Glob}"
+    r = c.check_tool_calls(split, exp, mode="in_order")
+    assert r.status is F
+    assert r.found.startswith("no Edit after #3 Grep (expected step 3 of 3")
+    gaps = calls("Read", "Glob", "Bash", "Grep", "Bash", "Edit")
+    assert c.check_tool_calls(gaps, exp, mode="in_order").status is P
+    assert c.check_tool_calls(gaps, exp, mode="exact_sequence").status is F
+    assert c.check_tool_calls(gaps, exp, mode="covers").status is P  # groups flatten elsewhere
+    missing = calls("Read", "Glob", "Edit")
+    r = c.check_tool_calls(missing, exp, mode="in_order")
+    assert r.status is F and "missing Grep" in r.found
+
+
+def test_unordered_groups_match_optimally() -> None:
+    t = T().user("go").call("Read", file_path="a.py").call("Read", file_path="b.py").call("Edit", file_path="a.py").say("x").done()
+    exp = [Unordered(Call("Read"), Call("Read", file_path="a.py")), "Edit"]
+    for mode in ("exact_sequence", "in_order"):
+        r = c.check_tool_calls(t, exp, mode=mode)  # type: ignore[arg-type]
+        assert r.status is P, r.render()
+    assert repr(Unordered("Grep", Call("Glob", pattern="*.py"))) == "Unordered('Grep', Call('Glob', pattern='*.py'))"
+    with pytest.raises(UsageError):
+        Unordered()

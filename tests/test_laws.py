@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agenteval_assert import checks as c
-from agenteval_assert.matchers import Call
+from agenteval_assert.matchers import Call, Unordered
 from agenteval_assert.model import Transcript
 from agenteval_assert.results import Status
 
@@ -141,3 +141,46 @@ def test_checks_are_deterministic(calls: list[tuple[str, str]], specs: list[Call
         a = c.check_tool_calls(t, specs, mode=mode).render()  # type: ignore[arg-type]
         b = c.check_tool_calls(build(calls), specs, mode=mode).render()  # type: ignore[arg-type]
         assert a == b
+
+
+@given(calls_st, specs_st)
+def test_singleton_groups_change_nothing(calls: list[tuple[str, str]], specs: list[Call]) -> None:
+    t = build(calls)
+    for mode in ("exact_sequence", "in_order"):
+        assert status(t, [Unordered(s) for s in specs], mode) == status(t, specs, mode), mode
+
+
+@given(calls_st, st.lists(st.lists(spec_st, min_size=1, max_size=3), max_size=3))
+def test_grouped_sequences_keep_the_laws(calls: list[tuple[str, str]], groups: list[list[Call]]) -> None:
+    t = build(calls)
+    expected = [Unordered(*g) for g in groups]
+    flat = [s for g in groups for s in g]
+    exact, in_order = status(t, expected, "exact_sequence"), status(t, expected, "in_order")
+    assert not exact or in_order
+    assert not in_order or status(t, flat, "covers")
+    assert not exact or status(t, flat, "any_order")
+    # a group of one ordered list: exact order implies the grouped form
+    assert not status(t, flat, "exact_sequence") or exact
+
+
+@settings(max_examples=300)
+@given(st.lists(call_st, max_size=5), st.lists(st.lists(spec_st, min_size=1, max_size=2), max_size=3))
+def test_grouped_in_order_is_optimal_against_brute_force(
+    calls: list[tuple[str, str]], groups: list[list[Call]]
+) -> None:
+    t = build(calls)
+    flat = [(k, s) for k, g in enumerate(groups) for s in g]
+    exists = False
+    for perm in itertools.permutations(range(len(calls)), len(flat)):
+        if not all(fits(s, calls[i]) for (_, s), i in zip(flat, perm, strict=True)):
+            continue
+        # every position of group k comes before every position of group k + 1
+        ok = all(
+            max(i for (g, _), i in zip(flat, perm, strict=True) if g == k)
+            < min(i for (g, _), i in zip(flat, perm, strict=True) if g == k + 1)
+            for k in range(len(groups) - 1)
+        )
+        if ok:
+            exists = True
+            break
+    assert status(t, [Unordered(*g) for g in groups], "in_order") == exists
