@@ -264,3 +264,21 @@ def test_storybook_modules_export_disjoint_names() -> None:
             assert name not in seen, f"{name} exported by {seen[name]} and {mod.__name__}"
             seen[name] = mod.__name__
             assert hasattr(storybook, name) or mod is _cli, name
+
+
+def test_815_msw_checks(tmp_path: Path) -> None:
+    files = {
+        "package.json": '{"devDependencies":{"msw":"^2.7.0","msw-storybook-addon":"^2.0.5"}}',
+        "public/mockServiceWorker.js": "/* msw */\n",
+        ".storybook/preview.ts": "import { initialize, mswLoader } from 'msw-storybook-addon';\ninitialize();\n",
+        "src/OrderHistory.stories.tsx": "import { http } from 'msw';\nexport const Default = {};\n"
+                                         "export const Empty = { beforeEach() { vi.mock('./api'); } };\n",
+    }
+    run = storybook.suite("815").run(ctx_of(tmp_path, [CT("done")], files=files))
+    assert run.outcome("installs and wires MSW").outcome == "passed"
+    mocks = run.outcome("stories mock the network with MSW only")
+    assert mocks.outcome == "failed"
+    assert mocks.message == "Expected src/OrderHistory.stories.tsx to mock the network with MSW, not vi.mock("
+    assert mocks.result is not None and "OrderHistory.stories.tsx:3" in mocks.result.render()
+    # the review set is unconditional in 815 (review is false here, and it still runs)
+    assert run.outcome("publishes a visual-change review and links it").outcome == "failed"

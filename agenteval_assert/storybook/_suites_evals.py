@@ -330,6 +330,40 @@ def _814_stories(ctx: EvalContext) -> CheckResult:
     return CheckResult.passing("814 stories", f"{rel}: {n} stories mocking /api/orders with msw.use(")
 
 
+def _815_msw_setup(ctx: EvalContext) -> CheckResult:
+    pkg = x._read_json_or_missing(ctx.path("package.json"))
+    ev = [Evidence(text="package.json", location=Location(str(ctx.path("package.json")), 1))]
+    if not isinstance(pkg, dict):
+        raise x._fail("815 msw", "Expected package.json to contain a JSON object", ev)
+    deps = {**(pkg.get("dependencies") or {}), **(pkg.get("devDependencies") or {})}
+    for dep in ("msw", "msw-storybook-addon"):
+        if dep not in deps:
+            raise x._fail("815 msw", f"Expected package.json to depend on {dep}", ev)
+    if not ctx.path("public/mockServiceWorker.js").exists():
+        raise x._fail("815 msw", "Expected public/mockServiceWorker.js (npx msw init public)")
+    d = ctx.path(".storybook")
+    previews = sorted(d.glob("preview.*")) if d.is_dir() else []
+    if not any("msw-storybook-addon" in p.read_text(encoding="utf-8", errors="replace") for p in previews):
+        raise x._fail("815 msw", "Expected .storybook/preview.* to initialise msw-storybook-addon")
+    return CheckResult.passing("815 msw", "msw, msw-storybook-addon, the service worker and the preview loader")
+
+
+_FORBIDDEN_MOCKS = ("sb.mock(", "vi.mock(", "mocked(", "spyOn(", "globalThis.fetch =", "window.fetch =")
+
+
+def _815_no_module_mocks(ctx: EvalContext) -> CheckResult:
+    files = _find(ctx, r"^OrderHistory\.stories\.[jt]sx?$")
+    if not files:
+        raise x._fail("815 mocks", "Expected OrderHistory stories to be written")
+    text = _read(ctx, files[0], "815 mocks")
+    for bad in _FORBIDDEN_MOCKS:
+        if bad in text:
+            line = text[: text.index(bad)].count("\n") + 1
+            raise x._fail("815 mocks", f"Expected {files[0]} to mock the network with MSW, not {bad}",
+                          [Evidence(text=bad, location=Location(str(ctx.path(files[0])), line))])
+    return CheckResult.passing("815 mocks", f"{files[0]} uses no module mocks or fetch stubs")
+
+
 def upgrade(min_version: str) -> tuple[EvalTest, ...]:
     return (
         T("invokes the storybook-upgrade skill", skill("storybook-upgrade"), not_mcp),
@@ -521,6 +555,22 @@ ALL: tuple[Suite, ...] = (
             T("opens a story preview in the in-app browser", x.expect_preview_opened_in_browser, review_off),
             T("invokes the stories skill", skill("stories"), not_mcp),
             T("leaves the dev server running", x.expect_dev_server_left_running, plugin_only),
+        ),
+    ),
+    Suite(
+        "815-write-stories-for-fetching-component-without-msw",
+        "Stories for OrderHistory; the agent must install MSW and its addon",
+        "C+", "@73de94c2 (spec §8); requireAgentRun defaults to true (modelRunsTestsOnlyWhenAsked is unknown)",
+        (
+            T("story tests ran and passed", tests_passed("orderhistory")),
+            T("installs and wires MSW", _815_msw_setup),
+            T("stories mock the network with MSW only", _815_no_module_mocks),
+            T("calls the story instructions and review-create", wf(INSTRUCTIONS, "review-create")),
+            T("publishes a visual-change review and links it", x.expect_display_review_for_visual_change),
+            T("opens the review in the in-app browser", x.expect_review_opened_in_browser),
+            T("review includes orderhistory stories", story_ids("orderhistory")),
+            T("discovers stories before publishing the review", x.expect_story_discovery_before_review),
+            T("invokes the stories skill", skill("stories"), not_mcp),
         ),
     ),
     Suite(
