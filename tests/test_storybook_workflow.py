@@ -76,6 +76,7 @@ def test_claude_mcp_and_cli_calls(claude: Transcript) -> None:
     assert mcp.input == {"stories": [{"storyId": "example-button--primary"}]}
     assert mcp.location is not None and mcp.location.line == 1
     assert mcp.tool_call is claude.call("toolu_1") and mcp.command is None
+    assert mcp.result is not None
     assert mcp.result == WorkflowResult("## Passing Stories\n\n- example-button--primary", False, mcp.result.location)
     assert mcp.result.location is not None and mcp.result.location.line == 2
     assert cli.input == {}  # options before the toolset are the CLI's, not the tool's (Gen C)
