@@ -256,7 +256,15 @@ def test_every_suite_runs_on_every_sample_without_errors(name: str) -> None:
 
 def test_storybook_modules_export_disjoint_names() -> None:
     # ``storybook/__init__`` star-imports every module: a duplicate name would silently shadow one.
-    from agenteval_assert.storybook import _cli, _context, _expect, _names, _report, _suites, _workflow
+    from agenteval_assert.storybook import (
+        _cli,
+        _context,
+        _expect,
+        _names,
+        _report,
+        _suites,
+        _workflow,
+    )
 
     seen: dict[str, str] = {}
     for mod in (_names, _report, _workflow, _context, _expect, _suites, _cli):

@@ -19,7 +19,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3, 4
 
 def list_evals_cli(stdout: TextIO) -> int:
     """Print one line per built-in eval: ``storybook/<name>  [gen X]  title``."""
-    stdout.writelines(f"storybook/{s.name:<44} gen {s.generation:<2}  {len(s.tests):>2} tests  {s.title}\n" for s in suites())
+    stdout.writelines(f"storybook/{s.name:<56} gen {s.generation:<2}  {len(s.tests):>2} tests  {s.title}\n" for s in suites())
     return EXIT_OK
 
 
