@@ -497,7 +497,8 @@ def doc(statuses: list[dict[str, Any]], a11y_reports: dict[str, Any] | None = No
 
 class Runner:
     def __init__(self, stdout: str, code: int | None = 0, on_run: Any = None) -> None:
-        self.stdout, self.code, self.calls, self.on_run = stdout, code, [], on_run
+        self.stdout, self.code, self.on_run = stdout, code, on_run
+        self.calls: list[tuple[tuple[str, ...], str]] = []
 
     def __call__(self, argv: Sequence[str], cwd: str) -> tuple[str, int | None]:
         self.calls.append((tuple(argv), cwd))

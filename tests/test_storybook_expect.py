@@ -153,7 +153,7 @@ def test_expect_workflow_calls_message_and_evidence(tmp_path: Path) -> None:
     assert text.splitlines()[0] == "Expected review-create to be called"
     assert re.search(r"transcript\.txt:1\s+stories-changed \{\} via mcp", text), text
     with pytest.raises(UsageError):
-        expect_workflow_calls(ctx, "review-create")  # type: ignore[arg-type]
+        expect_workflow_calls(ctx, "review-create")
 
 
 def test_legacy_names_translate_unless_strict(tmp_path: Path) -> None:
@@ -663,7 +663,8 @@ def test_raw_access_helpers(tmp_path: Path) -> None:
     lines = flat(CU("toolu_1", MCP + "run-story-tests", {}), CR("toolu_1", "## Passing Stories\n\n- a--b"))
     text = "\n".join(json.dumps(x) for x in lines)
     (res,) = parse_workflow_tool_results(text, "run-story-tests")
-    assert res.output == "## Passing Stories\n\n- a--b" and res.location.line == 2
+    assert res.output == "## Passing Stories\n\n- a--b"
+    assert res.location is not None and res.location.line == 2
     assert parse_workflow_tool_results("", "test-run") == []
 
 
