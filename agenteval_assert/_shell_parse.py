@@ -394,7 +394,7 @@ def resolve_expansion(
         if outputs:
             return None
         if len(args) == 1 and not inputs:
-            text = files.get(args[0].value)
+            text = lookup_file(files, args[0].value)
         elif not args and len(inputs) == 1:
             text = _input_text(inputs[0], env, files)
     elif not c.words and not c.assignments and len(c.redirects) == 1 and c.redirects[0].op == "<":
@@ -413,8 +413,23 @@ def _input_text(r: Redirect, env: Mapping[str, str], files: Mapping[str, str]) -
         v = r.target.resolve(env, files)
         return None if v is None else v + "\n"
     if r.op == "<":
-        return files.get(r.target.value)
+        return lookup_file(files, r.target.value)
     return None
+
+
+def lookup_file(files: Mapping[str, str], path: str) -> str | None:
+    """The content of *path* in *files*: an exact key, else the one key that ends with it.
+
+    The agent may write ``/workspace/tmp/p.json`` and read ``tmp/p.json`` or ``./tmp/p.json``
+    after a ``cd``: a relative path matches the single known path ending in ``/`` + it.
+    """
+    if path in files:
+        return files[path]
+    rel = path.removeprefix("./")
+    if not rel or rel.startswith("/"):
+        return None
+    hits = [v for k, v in files.items() if k.endswith("/" + rel) or k == rel]
+    return hits[0] if len(hits) == 1 else None
 
 
 # --------------------------------------------------------------------------------------------

@@ -478,3 +478,9 @@ def test_expansion_repr_fields() -> None:
         ("parameter", "OTHER"),
     ]
     assert isinstance(cmd.words[1].expansions[0], Expansion)
+
+
+def test_relative_paths_find_files_written_elsewhere() -> None:
+    files = {"/workspace/tmp/p.json": "{}\n", "/a/x.json": "1", "/b/x.json": "2"}
+    (cmd,) = parse_shell('x "$(cat tmp/p.json)" "$(cat ./tmp/p.json)" "$(cat x.json)" "$(cat /tmp/p.json)"').commands
+    assert [w.resolve({}, files) for w in cmd.words[1:]] == ["{}", "{}", None, None]

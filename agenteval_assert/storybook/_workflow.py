@@ -659,7 +659,7 @@ def _compute_calls(transcript: Transcript, profile: Profile | None) -> list[Work
         out.append(
             WorkflowCall(
                 named[0], inp, "mcp", named[1], len(out), call.location, call, None,
-                _result_of(call), True,
+                _result_of(call), call.raw_arguments is None,  # undecodable arguments: not known
             )
         )
     return out
