@@ -17,6 +17,7 @@ from agenteval_assert import assertions as a
 from agenteval_assert import checks
 from agenteval_assert.exceptions import AgentEvalError
 from agenteval_assert.matchers import Contains, Satisfies
+from agenteval_assert.model import Transcript
 from agenteval_assert.results import CheckError, InconclusiveError, Status, TranscriptAssertionError
 
 from ._build import T
@@ -24,7 +25,7 @@ from ._build import T
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run() -> object:
+def run() -> Transcript:
     return (
         T()
         .user("fix it")
@@ -59,7 +60,7 @@ def test_success_returns_the_evidence() -> None:
     assert a.assert_file_edited(t, "a.py").name == "Edit"
     first, then = a.assert_called_before(t, "Read", "Edit")
     assert (first.name, then.name) == ("Read", "Edit")
-    assert a.assert_tool_not_called(t, "Write") is None
+    a.assert_tool_not_called(t, "Write")
 
 
 def test_failure_raises_assertion_error_with_the_result() -> None:

@@ -210,9 +210,9 @@ def test_order_modes() -> None:
         ("only_from", ("Bash", "Read", "Grep")),
     }
     for mode, exp in ok:
-        assert c.check_tool_calls(t, list(exp), mode=mode).status is P, (mode, exp)  # type: ignore[arg-type]
+        assert c.check_tool_calls(t, list(exp), mode=mode).status is P, (mode, exp)
     for mode, exp in bad:
-        assert c.check_tool_calls(t, list(exp), mode=mode).status is F, (mode, exp)  # type: ignore[arg-type]
+        assert c.check_tool_calls(t, list(exp), mode=mode).status is F, (mode, exp)
 
 
 def test_repeated_calls_are_matched_optimally_not_first_come() -> None:
@@ -220,7 +220,7 @@ def test_repeated_calls_are_matched_optimally_not_first_come() -> None:
     # Greedy would give the first Read (a.py) to the generic Read and then find no a.py left.
     expected = [Call("Read"), Call("Read", file_path="a.py")]
     for mode in ("covers", "any_order", "only_from"):
-        r = c.check_tool_calls(t, expected, mode=mode)  # type: ignore[arg-type]
+        r = c.check_tool_calls(t, expected, mode=mode)
         assert r.status is P, r.render()
     assert [x.arguments["file_path"] for x in c.check_tool_calls(t, expected, mode="covers").matched] == [
         "b.py",
@@ -264,7 +264,7 @@ def test_args_mode_and_overrides_in_sequences() -> None:
 
 def test_bad_mode_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="mode must be one of"):
-        c.check_tool_calls(calls("Read"), ["Read"], mode="subset")  # type: ignore[arg-type]
+        c.check_tool_calls(calls("Read"), ["Read"], mode="subset")
 
 
 def test_before_after() -> None:
@@ -715,7 +715,7 @@ def test_unordered_groups_match_optimally() -> None:
     t = T().user("go").call("Read", file_path="a.py").call("Read", file_path="b.py").call("Edit", file_path="a.py").say("x").done()
     exp = [Unordered(Call("Read"), Call("Read", file_path="a.py")), "Edit"]
     for mode in ("exact_sequence", "in_order"):
-        r = c.check_tool_calls(t, exp, mode=mode)  # type: ignore[arg-type]
+        r = c.check_tool_calls(t, exp, mode=mode)
         assert r.status is P, r.render()
     assert repr(Unordered("Grep", Call("Glob", pattern="*.py"))) == "Unordered('Grep', Call('Glob', pattern='*.py'))"
     with pytest.raises(UsageError):

@@ -9,6 +9,7 @@ import pytest
 
 from agenteval_assert._checks_file import load_checks, run_check
 from agenteval_assert.exceptions import UsageError
+from agenteval_assert.model import Transcript
 from agenteval_assert.results import Status
 
 from ._build import T
@@ -20,7 +21,7 @@ def write(tmp_path: Path, body: str, name: str = "checks.py") -> Path:
     return p
 
 
-def transcript() -> object:
+def transcript() -> Transcript:
     return T().user("hi").call("Bash", command="npm test", output="ok").say("done").done()
 
 

@@ -42,7 +42,7 @@ def build(calls: list[tuple[str, str]], final: str = "done") -> Transcript:
 
 
 def status(t: Transcript, specs: list[Any], mode: str) -> bool:
-    return c.check_tool_calls(t, specs, mode=mode).status is Status.PASS  # type: ignore[arg-type]
+    return c.check_tool_calls(t, specs, mode=mode).status is Status.PASS
 
 
 def fits(spec: Call, call: tuple[str, str]) -> bool:
@@ -138,8 +138,8 @@ def test_in_order_and_covers_ignore_unrelated_calls(
 def test_checks_are_deterministic(calls: list[tuple[str, str]], specs: list[Call]) -> None:
     t = build(calls)
     for mode in ("exact_sequence", "in_order", "any_order", "covers", "only_from"):
-        a = c.check_tool_calls(t, specs, mode=mode).render()  # type: ignore[arg-type]
-        b = c.check_tool_calls(build(calls), specs, mode=mode).render()  # type: ignore[arg-type]
+        a = c.check_tool_calls(t, specs, mode=mode).render()
+        b = c.check_tool_calls(build(calls), specs, mode=mode).render()
         assert a == b
 
 

@@ -141,20 +141,20 @@ def test_satisfies_repr_uses_the_function_name() -> None:
     ("build", "message"),
     [
         (lambda: Matches("("), "invalid regular expression '('"),
-        (lambda: Matches(3), "takes a pattern string"),
+        (lambda: Matches(3), "takes a pattern string"),  # type: ignore[arg-type]  # misuse on purpose
         (lambda: JsonPath("$["), "not a valid JSONPath"),
-        (lambda: Approx("x"), "takes a number"),
+        (lambda: Approx("x"), "takes a number"),  # type: ignore[arg-type]  # misuse on purpose
         (lambda: Approx(1, abs=-1), "abs must be a non-negative number"),
         (lambda: OfType(), "one or more types"),
-        (lambda: OfType("str"), "one or more types"),
-        (lambda: Satisfies(3), "takes a callable"),
+        (lambda: OfType("str"), "one or more types"),  # type: ignore[arg-type]  # misuse on purpose
+        (lambda: Satisfies(3), "takes a callable"),  # type: ignore[arg-type]  # misuse on purpose
         (lambda: OneOf(), "at least one value"),
         (lambda: IgnoringKeys({}), "at least one key"),
         (lambda: IgnoringKeys({}, "a..b"), "bad key path"),
-        (lambda: Partial([1]), "takes a mapping"),
-        (lambda: Call("X", mode="fuzzy"), "args mode must be one of"),
+        (lambda: Partial([1]), "takes a mapping"),  # type: ignore[arg-type]  # misuse on purpose
+        (lambda: Call("X", mode="fuzzy"), "args mode must be one of"),  # type: ignore[arg-type]  # misuse on purpose
         (lambda: Call("X", args={"a": 1}, b=2), "either as args"),
-        (lambda: Call("X", agent="sub"), "agent must be"),
+        (lambda: Call("X", agent="sub"), "agent must be"),  # type: ignore[arg-type]  # misuse on purpose
         (lambda: Contains(1, ignore_case=True), "needs a string"),
     ],
 )

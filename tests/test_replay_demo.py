@@ -88,7 +88,7 @@ def test_faulty_fails_for_the_right_reason(scenario: str) -> None:
     located = [e for e in (*r.evidence, *(() if r.nearest_miss is None else (r.nearest_miss.evidence,)))
                if e.location is not None]
     if scenario != "product-search":  # no call at all: nothing to point at
-        assert located and all(e.location.path.endswith("faulty.jsonl") for e in located)  # type: ignore[union-attr]
+        assert located and all(e.location.path.endswith("faulty.jsonl") for e in located)
 
 
 def test_the_final_text_looks_right_while_the_calls_are_wrong() -> None:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agenteval_assert import checks as c
-from agenteval_assert.model import Location
+from agenteval_assert.model import Location, Transcript
 from agenteval_assert.results import (
     CheckResult,
     Difference,
@@ -21,7 +21,7 @@ from agenteval_assert.results import (
 from ._build import T
 
 
-def shop() -> object:
+def shop() -> Transcript:
     return (
         T(path="runs/shop.jsonl")
         .user("find red running shoes in size 42")
@@ -32,7 +32,7 @@ def shop() -> object:
     )
 
 
-def many_bash(n: int) -> object:
+def many_bash(n: int) -> Transcript:
     t = T(path="r.jsonl").user("go")
     for i in range(n):
         t.call("Bash", command=f"echo {i}")

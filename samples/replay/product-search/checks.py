@@ -30,7 +30,7 @@ def check_every_sku_in_the_answer_came_from_a_search(t: Transcript) -> None:
     from agenteval_assert.assertions import assert_final_response_matches
 
     answer = assert_final_response_matches(t, r"\bTR-\d{4}\b")
-    returned = set()
+    returned: set[str] = set()
     for call in t.calls("mcp__shop__search_products"):
         data = json.loads(call.output) if call.output.startswith("{") else {}
         returned.update(r["sku"] for r in data.get("results", []))
