@@ -715,3 +715,29 @@ def _empty_transcript() -> Any:
 
 
 _EMPTY = _empty_transcript()
+
+
+def test_absence_on_a_torn_transcript_is_inconclusive(tmp_path: Path) -> None:
+    from agenteval_assert.results import InconclusiveError
+
+    lines = [CU("toolu_1", MCP + "stories-changed", {}), CR("toolu_1", "x"),
+             '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_2","name":"mcp__storybook-dev']
+    ctx_of(tmp_path, lines)
+    t = tmp_path / "__agent_eval__/transcript.txt"
+    t.write_text(t.read_text().rstrip("\n"))  # the writer died mid-line
+    ctx = EvalContext.from_sandbox(tmp_path)
+    assert ctx.transcript.health.truncated_tail
+    with pytest.raises(InconclusiveError) as info:
+        expect_workflow_calls(ctx, ["review-create"])
+    assert info.value.result.summary == "Expected review-create to be called"
+    assert info.value.result.status is Status.INCONCLUSIVE
+    assert any("torn" in n for n in info.value.result.notes)
+    assert expect_workflow_calls(ctx, ["stories-changed"]).passed  # presence is still proven
+    run = storybook_suite_run(ctx)
+    assert run.outcome("calls the story instructions and review-create").outcome == "inconclusive"
+
+
+def storybook_suite_run(ctx: EvalContext) -> Any:
+    from agenteval_assert.storybook import suite
+
+    return suite("801-create-accessible-component").run(ctx.with_profile(EvalProfile()))
