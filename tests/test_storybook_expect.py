@@ -734,7 +734,7 @@ def test_absence_on_a_torn_transcript_is_inconclusive(tmp_path: Path) -> None:
     assert any("torn" in n for n in info.value.result.notes)
     assert expect_workflow_calls(ctx, ["stories-changed"]).passed  # presence is still proven
     run = storybook_suite_run(ctx)
-    assert run.outcome("calls the story instructions and review-create").outcome == "inconclusive"
+    assert run.outcome("reads the documentation (docs-show)").outcome == "inconclusive"
 
 
 def storybook_suite_run(ctx: EvalContext) -> Any:
