@@ -396,3 +396,43 @@ def test_recognition_never_raises(text: str) -> None:
     for profile in ("A", "B", "C", None):
         for call in parse_workflow_shell_commands([text], profile=profile):
             assert isinstance(call.input, dict) and call.source == "cli"
+
+
+_TOOL_NAMES = ["mcp__storybook-dev-mcp__test-run", "mcp__storybook__review-create", "mcp__x__docs-show-story",
+               "mcp__Browser__navigate", "Read"]  # fmt: skip
+_COMMANDS = ["npx storybook tools test run", "npm run lint", "npx storybook skills write-story",
+             "bash -lc 'npx storybook tools review create --title T'", "npx storybook ai test-run --json '{}'",
+             "cat > f <<'EOF'\nnpx storybook tools test run\nEOF"]  # fmt: skip
+
+
+@st.composite
+def _claude_lines(draw: st.DrawFn) -> list[str]:
+    n = draw(st.integers(1, 8))
+    lines: list[str] = []
+    pending: list[str] = []
+    for i in range(n):
+        cid = f"toolu_{i}"
+        if draw(st.booleans()):
+            lines.append(json.dumps(use(cid, draw(st.sampled_from(_TOOL_NAMES)), {})))
+        else:
+            lines.append(json.dumps(bash(cid, draw(st.sampled_from(_COMMANDS)))))
+        pending.append(cid)
+        # answer some pending calls, in any order
+        for cid2 in draw(st.lists(st.sampled_from(pending), unique=True, max_size=len(pending))):
+            pending.remove(cid2)
+            lines.append(json.dumps(res(cid2, f"out of {cid2}", draw(st.booleans()))))
+    return lines
+
+
+@settings(max_examples=150, deadline=None)
+@given(_claude_lines(), st.sampled_from(["B", "C", None]))
+def test_model_and_raw_results_agree(lines: list[str], profile: Any) -> None:
+    """workflow_results on the parsed model == the spec's line-based parse_workflow_tool_results."""
+    text = "\n".join(lines)
+    t = aa.parse(text)
+    for name in ("test-run", "review-create", "docs-show-story", "get-storybook-story-instructions"):
+        raw = aa.storybook.parse_workflow_tool_results(text, name, profile=profile)
+        model = workflow_results(t, name, profile=profile)
+        assert [(r.output, r.is_error, r.location) for r in raw] == [
+            (r.output, r.is_error, r.location) for r in model
+        ]
