@@ -85,19 +85,14 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
             "notes": list(h.notes),
         },
     }
-    wf = _optional_workflow_calls(t)
-    if wf is not None:
-        doc["workflow_calls"] = wf
+    doc["workflow_calls"] = _optional_workflow_calls(t)
     return doc
 
 
-def _optional_workflow_calls(t: Transcript) -> list[dict[str, Any]] | None:
-    try:
-        from .storybook._workflow import workflow_calls_json  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    result: list[dict[str, Any]] = workflow_calls_json(t)
-    return result
+def _optional_workflow_calls(t: Transcript) -> list[dict[str, Any]]:
+    from .storybook._workflow import workflow_calls_json  # imported on use: keeps start-up fast
+
+    return workflow_calls_json(t)
 
 
 def _print_summary(t: Transcript, out: TextIO) -> None:
@@ -211,7 +206,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     total = dict.fromkeys(Status, 0)
     checks: list[tuple[str, Callable[..., Any]]] = []
     if args.checks:
-        from ._checks_file import load_checks  # type: ignore[import-not-found, unused-ignore]
+        from ._checks_file import load_checks
 
         for path in args.checks:
             checks.extend(load_checks(path))
@@ -229,7 +224,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
             results.extend(health_checks(t))
         if checks:
-            from ._checks_file import run_check  # type: ignore[import-not-found, unused-ignore]
+            from ._checks_file import run_check
 
             results.extend(run_check(fn, t) for _, fn in checks)
         counts = print_results(results, out, verbose=args.verbose)
@@ -248,7 +243,7 @@ def _worse(a: ExitCode, b: ExitCode) -> ExitCode:
 
 
 def _cmd_check_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .storybook import _cli as sb_cli  # type: ignore[attr-defined, unused-ignore]
+    from .storybook import _cli as sb_cli
 
     if args.eval == "list":
         code: int = sb_cli.list_evals_cli(out)
@@ -265,7 +260,7 @@ def _cmd_check_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from . import _cli_report  # type: ignore[attr-defined, unused-ignore]
+    from . import _cli_report
 
     code: int = _cli_report.run(args, out, err)
     return code
@@ -316,13 +311,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="read a Storybook story-test report (markdown or --json document)",
         description="Read a story-test report. Example: python -m agenteval_assert report run.md --json",
     )
-    try:
-        from . import _cli_report  # type: ignore[attr-defined, unused-ignore]
+    from . import _cli_report
 
-        _cli_report.add_arguments(r)
-    except ImportError:  # pragma: no cover - only while the report module is missing
-        r.add_argument("file")
-        r.add_argument("--json", action="store_true")
+    _cli_report.add_arguments(r)
     r.set_defaults(func=_cmd_report)
     return p
 

@@ -14,7 +14,7 @@ def _check(g: Generated) -> aa.Transcript:
     t = aa.parse(g.text, path="gen.jsonl")
     assert t.format == g.format
     assert [(c.id, c.name) for c in t.tool_calls] == [(c.id, c.name) for c in g.calls]
-    for got, want in zip(t.tool_calls, g.calls):
+    for got, want in zip(t.tool_calls, g.calls, strict=True):
         assert dict(got.arguments) == want.arguments
         assert got.output == want.output  # paired by id, whatever order the results came in
         assert got.is_error == want.is_error
