@@ -53,6 +53,7 @@ _PLAIN = re.compile(r"[^\s'\"\\$`;&|<>()]+")
 _DQ_PLAIN = re.compile(r"[^\"\\$`]+")
 _WORD_END = frozenset(" \t\n\r;&|<>)")
 _REDIR_START = frozenset("<>&0123456789{")
+_ESAC = re.compile(r"esac(?![^\s;&|)])")
 _EMPTY_PARENS = re.compile(r"\([ \t]*\)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
@@ -490,12 +491,14 @@ class _Parser:
         cur = _Cmd(self.pos)
         group = 0
         case_depth = 0
+        expect_pattern = False  # after ``case … in`` and after ``;;``: a pattern list up to ``)``
 
         def finish(sep: str | None) -> None:
-            nonlocal cur, case_depth
+            nonlocal cur, case_depth, expect_pattern
             self._strip_keywords(cur)
             if cur.header and cur.words and cur.words[0].value == "case":
                 case_depth += 1
+                expect_pattern = True
             if not cur.empty() and not cur.header:
                 out.append((cur, sep))
             elif out and sep is not None and out[-1][1] is None:
@@ -523,6 +526,13 @@ class _Parser:
                 eol = src.find("\n", self.pos)
                 self.pos = n if eol < 0 else eol
                 continue
+            if expect_pattern and cur.empty():
+                expect_pattern = False
+                if not _ESAC.match(src, self.pos):
+                    start = self.pos + 1 if c == "(" else self.pos
+                    self.pos = self._skip_balanced(start, "(", ")", 1)
+                    cur = _Cmd(self.pos)
+                    continue
             if c == ")":
                 cur.end = self.pos
                 self.pos += 1
@@ -571,10 +581,9 @@ class _Parser:
                 op = sm.group() if sm is not None else c
                 cur.end = self.pos
                 self.pos += len(op)
-                if op in (";;", ";&", ";;&"):
-                    finish(op)
-                    continue
                 finish(op)
+                if op in (";;", ";&", ";;&") and case_depth > 0:
+                    expect_pattern = True
                 continue
             # A word (or an assignment before the command name).
             if not cur.words and not cur.header:

@@ -297,6 +297,7 @@ def test_compound_commands() -> None:
     assert argvs("for f in *.ts; do echo $f; done") == [("echo", "$f")]
     assert argvs("while read l; do echo $l; done < f") == [("read", "l"), ("echo", "$l")]
     assert argvs("case $x in a) echo A;; *) echo B;; esac") == [("echo", "A"), ("echo", "B")]
+    assert argvs("case $x in\n a|b) echo AB;;\n (c) echo C;;\nesac; echo z") == [("echo", "AB"), ("echo", "C"), ("echo", "z")]
     assert argvs("(cd a && ls) | wc -l") == [("cd", "a"), ("ls",), ("wc", "-l")]
     assert argvs("{ echo a; echo b; } > f") == [("echo", "a"), ("echo", "b")]
     assert argvs("f() { echo hi; }; f") == [("echo", "hi"), ("f",)]
