@@ -23,6 +23,8 @@ from agenteval_assert.storybook import (
     workflow_results,
 )
 
+from .conftest import CORPUS
+
 
 def jl(*records: dict[str, Any]) -> str:
     return "\n".join(json.dumps(r) for r in records)
@@ -436,3 +438,28 @@ def test_model_and_raw_results_agree(lines: list[str], profile: Any) -> None:
         assert [(r.output, r.is_error, r.location) for r in raw] == [
             (r.output, r.is_error, r.location) for r in model
         ]
+
+
+FIXTURE = CORPUS / "storybook" / "lib" / "__fixtures__" / "claude-plugin-801-heredoc-commands.json"
+
+
+def test_fixture_commands_in_claude_and_codex_transcripts() -> None:
+    """The real 801 plugin commands, as Claude Bash calls and as Codex ``/bin/bash -lc`` items."""
+    fx = json.loads(FIXTURE.read_text())
+    keys = ["writeFilesThenTestRun", "reviewCreateWithHeredocInput", "reviewCreateWithHeredocAfterJsonFlag"]
+    claude = aa.parse(jl(*[r for i, k in enumerate(keys) for r in (bash(f"b{i}", fx[k]), res(f"b{i}", "ok"))]))
+    codex = aa.parse(jl({"type": "thread.started", "thread_id": "t"}, *[
+        cmd_item(i, "/bin/bash -lc " + shlex.quote(fx[k]), 0, "ok") for i, k in enumerate(keys)]))  # fmt: skip
+    expected = ["test-run", "stories-find-by-component", "review-create", "stories-changed", "review-create"]
+    for t in (claude, codex):
+        calls = workflow_calls(t)
+        assert names(calls) == expected
+        assert calls[2].input == calls[4].input
+        assert calls[2].input["changedFiles"] == [
+            "src/components/ToggleSwitch.tsx",
+            "src/components/ToggleSwitch.stories.tsx",
+        ]
+        assert all(c.complete and c.result is not None for c in calls)
+        # The payload is the fixture's inline heredoc, read independently of the parser.
+        body = fx[keys[1]].split("<<'EOF'\n", 1)[1].split("\nEOF\n", 1)[0]
+        assert calls[2].input == json.loads(body)
