@@ -196,7 +196,7 @@ _LAUNCHERS = frozenset(
     {
         "npx", "pnpx", "bunx", "yarn", "pnpm", "npm", "bun", "env", "sudo", "nohup", "command",
         "exec", "timeout", "time", "xargs", "nice", "stdbuf", "node", "corepack", "cross-env",
-        "dotenv", "storybook",
+        "dotenv", "watch", "storybook",
     }
 )  # fmt: skip
 
