@@ -290,3 +290,14 @@ def test_815_msw_checks(tmp_path: Path) -> None:
     assert mocks.result is not None and "OrderHistory.stories.tsx:3" in mocks.result.render()
     # the review set is unconditional in 815 (review is false here, and it still runs)
     assert run.outcome("publishes a visual-change review and links it").outcome == "failed"
+
+
+def test_810_reads_the_workspace_not_node_modules(tmp_path: Path) -> None:
+    files = {"node_modules/ui/Button.tsx": "export const Button = () => <button onClick={f} />;\n",
+             "src/components/Button.tsx": "export const Button = () => <button />;\n",
+             "src/components/Button.stories.tsx": "await expect(args.onClick).toHaveBeenCalled();\n"}
+    run = storybook.suite("810").run(ctx_of(tmp_path, [CT("fixed")], files=files))
+    wires = run.outcome("Button wires onClick")
+    assert wires.outcome == "failed"
+    assert wires.message == r"Expected src/components/Button.tsx to match /onClick=\{/"
+    assert run.outcome("stories still assert the click").outcome == "passed"

@@ -7,6 +7,7 @@ their gates follow spec §8. Filesystem checks that EVAL.ts writes inline (``exi
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -93,15 +94,18 @@ def file_matches(rel: str, pattern: str, *, flags: int = 0, present: bool = True
 
 
 def _find(ctx: EvalContext, basename_rx: str) -> list[str]:
+    """Workspace files whose name matches, sorted; ``node_modules``, ``.git``, ``dist`` and
+    ``__agent_eval__`` are pruned (never walked: a live sandbox has tens of thousands of files there)."""
     rx = re.compile(basename_rx)
     out: list[str] = []
-    for p in sorted(ctx.workspace.rglob("*")):
-        rel = p.relative_to(ctx.workspace).as_posix()
-        if any(part in ("node_modules", ".git", "dist", "__agent_eval__") for part in rel.split("/")):
-            continue
-        if p.is_file() and rx.search(p.name):
-            out.append(rel)
-    return out
+    for dirpath, dirnames, filenames in os.walk(ctx.workspace):
+        dirnames[:] = [d for d in dirnames if d not in _PRUNE]
+        rel = Path(dirpath).relative_to(ctx.workspace)
+        out.extend((rel / f).as_posix() for f in filenames if rx.search(f))
+    return sorted(out)
+
+
+_PRUNE = frozenset({"node_modules", ".git", "dist", "__agent_eval__"})
 
 
 def found_file_matches(basename_rx: str, pattern: str, *, flags: int = 0, present: bool = True,
