@@ -1067,15 +1067,23 @@ def check_never_after(
 _FAILURE_WINDOW = 500
 
 
+#: Every word of ``DEFAULT_FAILURE_OUTPUT`` contains one of these (lower case): a cheap test that
+#: skips the regex for the outputs that cannot match it, which are nearly all of them.
+_FAILURE_HINTS = ("time", "deadline", "denied", "forbidden", "unauthori")
+
+
 def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT) -> bool:
     if c.is_error or c.status in ("failed", "declined", "interrupted"):
         return True
     if failure_output is None or c.result is None:
         return False
     text = c.result.text
-    if len(text) > 2 * _FAILURE_WINDOW:
-        return failure_output.matches(text[:_FAILURE_WINDOW]) or failure_output.matches(text[-_FAILURE_WINDOW:])
-    return failure_output.matches(text)
+    windows: tuple[str, ...] = (
+        (text[:_FAILURE_WINDOW], text[-_FAILURE_WINDOW:]) if len(text) > 2 * _FAILURE_WINDOW else (text,)
+    )
+    if failure_output is DEFAULT_FAILURE_OUTPUT:
+        windows = tuple(w for w in windows if any(h in w.lower() for h in _FAILURE_HINTS))
+    return any(failure_output.matches(w) for w in windows)
 
 
 def _outcome(c: ToolCall) -> str:
@@ -1745,6 +1753,41 @@ def _raw_lines(t: Transcript) -> Iterator[tuple[int, str]]:
         )) from None
 
 
+def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tuple[int, str]]:
+    """``(line, text)`` of the raw lines that *m* matches.
+
+    A case-sensitive substring is searched in the file's bytes (``bytes.find``),
+    which costs a fraction of decoding and testing every line; only hit lines are decoded.
+    Other matchers are applied line by line.
+    """
+    if not (isinstance(m, Contains) and isinstance(m.part, str) and not m.ignore_case):
+        hits = []
+        for no, line in _raw_lines(t):
+            if m.matches(line):
+                hits.append((no, line))
+                if first_only:
+                    break
+        return hits
+    next(iter(_raw_lines(t)), None)  # the same errors as the line-by-line path (no file, unreadable)
+    needle = m.part.encode("utf-8")
+    out: list[tuple[int, str]] = []
+    with open(t.path, "rb") as fh:
+        data = fh.read()
+    pos = data.find(needle)
+    lineno, counted = 1, 0
+    while pos >= 0:
+        start = data.rfind(b"\n", 0, pos) + 1
+        lineno += data.count(b"\n", counted, start)
+        counted = start
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        out.append((lineno, data[start:end].decode("utf-8", "replace")))
+        if first_only:
+            break
+        pos = data.find(needle, end)
+    return out
+
+
 @_guarded("transcript_contains")
 def check_transcript_contains(
     t: Transcript, text: str | Matcher, /, *, ignore_case: bool = False
@@ -1753,11 +1796,7 @@ def check_transcript_contains(
     m = _text_matcher(text, ignore_case)
     echo = _echo("transcript_contains", text, ignore_case=ignore_case or None)
     expected = f"the raw transcript containing {short_repr(text, 120)}"
-    hits = []
-    for no, line in _raw_lines(t):
-        if m.matches(line):
-            hits.append(no)
-            break
+    hits = [no for no, _ in _raw_hits(t, m, first_only=True)]
     if hits:
         from .model import Location
         return _pass("transcript_contains", expected, f"it at line {hits[0]}", echo,
@@ -1775,7 +1814,7 @@ def check_transcript_not_contains(
     m = _text_matcher(text, ignore_case)
     echo = _echo("transcript_not_contains", text, ignore_case=ignore_case or None)
     expected = f"the raw transcript not containing {short_repr(text, 120)}"
-    hits = [(no, line) for no, line in _raw_lines(t) if m.matches(line)]
+    hits = _raw_hits(t, m)
     if hits:
         ev = []
         for no, line in hits:

@@ -80,23 +80,48 @@ def short_repr(value: Any, limit: int = MAX_VALUE) -> str:
     return cut_middle(text, limit)
 
 
-@attrs.define(frozen=True, slots=True)
+@attrs.define(frozen=True, slots=True, eq=False)
 class Evidence:
-    """One located fact that decided a check."""
+    """One located fact that decided a check.
 
-    text: str
+    Evidence made by ``from_call`` describes its call lazily: a check over 10,000 calls keeps
+    10,000 evidence items (``verbose`` shows them all), but only the ten that are rendered are
+    ever described.
+    """
+
+    _text: str = attrs.field(default="", alias="text")
     location: Location | None = None
     call_id: str | None = None
     step: int | None = None
     detail: str = ""
+    _call: ToolCall | None = attrs.field(default=None, alias="call", eq=False, repr=False)
+    _note: str = attrs.field(default="", alias="note", eq=False, repr=False)
+
+    @property
+    def text(self) -> str:
+        """The one-line description."""
+        if not self._text and self._call is not None:
+            text = f"#{self._call.index} {describe_call(self._call)}"
+            if self._note:
+                text += f"  {self._note}"
+            object.__setattr__(self, "_text", text)  # computed once, on first use
+        return self._text
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.text, self.location, self.call_id, self.step, self.detail)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Evidence):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @classmethod
     def from_call(cls, call: ToolCall, note: str = "", *, detail: str = "") -> Evidence:
         """Evidence pointing at a tool call: its name, main arguments and outcome."""
-        text = f"#{call.index} {describe_call(call)}"
-        if note:
-            text += f"  {note}"
-        return cls(text=text, location=call.location, call_id=call.id, step=call.step, detail=detail)
+        return cls(location=call.location, call_id=call.id, step=call.step, detail=detail, call=call, note=note)
 
     def render(self, limit: int = MAX_VALUE) -> list[str]:
         where = str(self.location) if self.location is not None else "(no location)"
