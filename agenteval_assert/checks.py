@@ -1082,7 +1082,8 @@ def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT
         (text[:_FAILURE_WINDOW], text[-_FAILURE_WINDOW:]) if len(text) > 2 * _FAILURE_WINDOW else (text,)
     )
     if failure_output is DEFAULT_FAILURE_OUTPUT:
-        windows = tuple(w for w in windows if any(h in w.lower() for h in _FAILURE_HINTS))
+        lowered = [w.lower() for w in windows]
+        windows = tuple(w for w, low in zip(windows, lowered, strict=True) if any(h in low for h in _FAILURE_HINTS))
     return any(failure_output.matches(w) for w in windows)
 
 
@@ -1756,7 +1757,7 @@ def _raw_lines(t: Transcript) -> Iterator[tuple[int, str]]:
 def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tuple[int, str]]:
     """``(line, text)`` of the raw lines that *m* matches.
 
-    A case-sensitive substring is searched in the file's bytes (``bytes.find``),
+    A case-sensitive substring is searched in the memory-mapped file (``mmap.find``),
     which costs a fraction of decoding and testing every line; only hit lines are decoded.
     Other matchers are applied line by line.
     """
@@ -1769,22 +1770,27 @@ def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tu
                     break
         return hits
     next(iter(_raw_lines(t)), None)  # the same errors as the line-by-line path (no file, unreadable)
+    import mmap
+
     needle = m.part.encode("utf-8")
     out: list[tuple[int, str]] = []
     with open(t.path, "rb") as fh:
-        data = fh.read()
-    pos = data.find(needle)
-    lineno, counted = 1, 0
-    while pos >= 0:
-        start = data.rfind(b"\n", 0, pos) + 1
-        lineno += data.count(b"\n", counted, start)
-        counted = start
-        end = data.find(b"\n", pos)
-        end = len(data) if end < 0 else end
-        out.append((lineno, data[start:end].decode("utf-8", "replace")))
-        if first_only:
-            break
-        pos = data.find(needle, end)
+        if os.fstat(fh.fileno()).st_size == 0:
+            return out
+        # Mapped, not read: searching the page cache in place costs no copy of the file.
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            pos = data.find(needle)
+            lineno, counted = 1, 0
+            while pos >= 0:
+                start = data.rfind(b"\n", 0, pos) + 1
+                lineno += data[counted:start].count(b"\n")
+                counted = start
+                end = data.find(b"\n", pos)
+                end = len(data) if end < 0 else end
+                out.append((lineno, data[start:end].decode("utf-8", "replace")))
+                if first_only:
+                    break
+                pos = data.find(needle, end)
     return out
 
 

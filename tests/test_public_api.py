@@ -1,0 +1,25 @@
+"""The public API is an explicit, complete list."""
+
+from __future__ import annotations
+
+import types
+
+import agenteval_assert
+import agenteval_assert.storybook
+
+
+def test_all_is_sorted_and_complete() -> None:
+    public = {
+        n for n, v in vars(agenteval_assert).items()
+        if not n.startswith("_") and not isinstance(v, types.ModuleType) and n != "annotations"
+    }
+    public.add("__version__")
+    # complete and without repeats; ruff (RUF022) keeps it sorted
+    assert sorted(agenteval_assert.__all__) == sorted(public)
+    assert len(set(agenteval_assert.__all__)) == len(agenteval_assert.__all__)
+
+
+def test_storybook_all_names_exist() -> None:
+    missing = [n for n in agenteval_assert.storybook.__all__ if not hasattr(agenteval_assert.storybook, n)]
+    assert missing == []
+    assert len(set(agenteval_assert.storybook.__all__)) == len(agenteval_assert.storybook.__all__)
