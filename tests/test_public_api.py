@@ -23,3 +23,10 @@ def test_storybook_all_names_exist() -> None:
     missing = [n for n in agenteval_assert.storybook.__all__ if not hasattr(agenteval_assert.storybook, n)]
     assert missing == []
     assert len(set(agenteval_assert.storybook.__all__)) == len(agenteval_assert.storybook.__all__)
+
+
+def test_storybook_reexports_exactly_the_private_lists() -> None:
+    from agenteval_assert.storybook import _context, _expect, _names, _report, _suites, _workflow
+
+    private = [n for m in (_context, _expect, _names, _report, _suites, _workflow) for n in m.__all__]
+    assert sorted(agenteval_assert.storybook.__all__) == sorted(private)
