@@ -29,7 +29,7 @@ import os
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, TypeVar, Union
+from typing import Any, Literal, ParamSpec, TypeVar, Union
 
 import attrs
 import regex
@@ -158,12 +158,18 @@ class _CheckFailedToRun(Exception):
         self.result = result
 
 
-def _guarded(name: str) -> Callable[[Callable[..., CheckResult]], Callable[..., CheckResult]]:
-    """Turn exceptions raised by caller-supplied code into an ERROR result (not UsageError)."""
+_P = ParamSpec("_P")
 
-    def deco(fn: Callable[..., CheckResult]) -> Callable[..., CheckResult]:
+
+def _guarded(name: str) -> Callable[[Callable[_P, CheckResult]], Callable[_P, CheckResult]]:
+    """Turn exceptions raised by caller-supplied code into an ERROR result (not UsageError).
+
+    The decorated check keeps its signature for type checkers (``ParamSpec``).
+    """
+
+    def deco(fn: Callable[_P, CheckResult]) -> Callable[_P, CheckResult]:
         @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> CheckResult:
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> CheckResult:
             try:
                 return fn(*args, **kwargs)
             except UsageError:
