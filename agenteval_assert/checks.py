@@ -296,18 +296,7 @@ def _negative(
             ),
             check=check,
         )
-    return CheckResult(
-        name=name,
-        status=Status.PASS,
-        summary=f"expected {expected}, found {found}",
-        expected=expected,
-        found=found,
-        evidence=tuple(evidence),
-        vacuous=vacuous,
-        matched=matched,
-        notes=tuple(notes),
-        check=check,
-    )
+    return _pass(name, expected, found, check, evidence, matched, vacuous, notes)
 
 
 def _pass(

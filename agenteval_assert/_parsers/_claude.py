@@ -31,30 +31,21 @@ from typing import Any
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ..model import Usage
-from ._common import content_text, decode_arguments, split_mcp_name, tool_kind, types_in
+from ._common import (
+    CODEX_EXEC_TYPES,
+    CODEX_ROLLOUT_TYPES,
+    content_text,
+    decode_arguments,
+    split_mcp_name,
+    tool_kind,
+    types_in,
+)
 
 __all__ = ["ClaudeSessionParser", "ClaudeStreamJsonParser", "find_subagent_files"]
 
 # -- detection ---------------------------------------------------------------------------------
 
-_CODEX_TYPES = frozenset(
-    {
-        "thread.started",
-        "turn.started",
-        "turn.completed",
-        "turn.failed",
-        "item.started",
-        "item.updated",
-        "item.completed",
-        "session.created",
-        "session_meta",
-        "response_item",
-        "event_msg",
-        "turn_context",
-        "compacted",
-        "world_state",
-    }
-)
+_CODEX_TYPES = CODEX_EXEC_TYPES | CODEX_ROLLOUT_TYPES
 
 #: Record types that only Claude session logs write (never stream-json).
 _SESSION_ONLY_TYPES = frozenset(

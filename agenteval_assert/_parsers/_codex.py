@@ -20,7 +20,16 @@ from typing import IO, Any
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ..model import Usage
-from ._common import as_int, content_text, decode_arguments, split_mcp_name, tool_kind, types_in
+from ._common import (
+    CODEX_EXEC_TYPES,
+    CODEX_ROLLOUT_TYPES,
+    as_int,
+    content_text,
+    decode_arguments,
+    split_mcp_name,
+    tool_kind,
+    types_in,
+)
 
 __all__ = ["CodexExecParser", "CodexRolloutParser"]
 
@@ -212,18 +221,7 @@ def _status(v: Any) -> str | None:
 
 # -- codex exec --json ---------------------------------------------------------------------------
 
-_EXEC_TYPES = frozenset(
-    {
-        "thread.started",
-        "turn.started",
-        "turn.completed",
-        "turn.failed",
-        "item.started",
-        "item.updated",
-        "item.completed",
-        "session.created",
-    }
-)
+_EXEC_TYPES = CODEX_EXEC_TYPES
 _LEGACY_CONFIG_KEYS = frozenset(
     {"model", "sandbox", "approval", "provider", "reasoning effort", "reasoning summaries", "workdir"}
 )
@@ -777,17 +775,7 @@ class CodexExecParser:
 
 # -- codex rollouts ----------------------------------------------------------------------------
 
-_ROLLOUT_TYPES = frozenset(
-    {
-        "session_meta",
-        "response_item",
-        "event_msg",
-        "turn_context",
-        "compacted",
-        "world_state",
-        "inter_agent_communication_metadata",
-    }
-)
+_ROLLOUT_TYPES = CODEX_ROLLOUT_TYPES
 #: Prefixes of user messages that Codex injects (not typed by the user).
 _INJECTED = (
     "<environment_context>",

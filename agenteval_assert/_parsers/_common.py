@@ -167,3 +167,30 @@ def as_int(v: Any) -> int | None:
 def types_in(head: Sequence[Record]) -> set[str]:
     """The string ``type`` values of the head records."""
     return {t for _, r in head if isinstance(t := r.get("type"), str)}
+
+
+#: Top-level ``type`` values of ``codex exec --json`` (current and intermediate shapes).
+CODEX_EXEC_TYPES = frozenset(
+    {
+        "thread.started",
+        "turn.started",
+        "turn.completed",
+        "turn.failed",
+        "item.started",
+        "item.updated",
+        "item.completed",
+        "session.created",
+    }
+)
+#: Top-level ``type`` values of Codex session rollouts.
+CODEX_ROLLOUT_TYPES = frozenset(
+    {
+        "session_meta",
+        "response_item",
+        "event_msg",
+        "turn_context",
+        "compacted",
+        "world_state",
+        "inter_agent_communication_metadata",
+    }
+)
