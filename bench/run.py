@@ -177,6 +177,12 @@ def _err(ms: Sequence[Measurement]) -> str | None:
     return str(bad[0].get("error")) if bad else None
 
 
+def _paired(a: Sequence[Measurement], b: Sequence[Measurement]) -> list[float]:
+    """``a[i] / b[i]`` for every round where both succeeded."""
+    pairs = zip(a, b, strict=True)
+    return [x["seconds"] / y["seconds"] for x, y in pairs if x.get("ok") and y.get("ok") and y["seconds"] > 0]
+
+
 def _mem_multiple(m: Measurement, size: int) -> float:
     return max(0, int(m["rss_peak_kb"]) - int(m["rss_base_kb"])) * 1024 / size
 
@@ -229,6 +235,13 @@ def bench_parse(
                     "calls": ok[0].get("calls") if ok else None,
                     "error": _err(got[w]),
                 }
+            # Ratios are paired by round (the figures of one rotation are taken minutes apart at
+            # most), then summarised: slow drift of a shared machine cancels out of each pair.
+            for w in who:
+                if w in ("baseline", "ours"):
+                    continue
+                row[w]["ratio_to_ours"] = summarise(_paired(got[w], got["ours"]))
+            row["ours"]["ratio_to_baseline"] = summarise(_paired(got["ours"], got["baseline"]))
             ours = _ok(got["ours"])
             if ours:
                 o = ours[0]
@@ -328,18 +341,6 @@ def _fmt_s(s: dict[str, float] | None, digits: int = 3) -> str:
     return f"{s['median']:.{digits}f} ({s['min']:.{digits}f}–{s['max']:.{digits}f})"
 
 
-def _ratio(a: dict[str, float] | None, b: dict[str, float] | None) -> str:
-    if not a or not b or not b["median"]:
-        return "n/a"
-    return f"{a['median'] / b['median']:.2f}"
-
-
-def _ratio_f(a: dict[str, float] | None, b: dict[str, float] | None) -> float | None:
-    if not a or not b or not b["median"]:
-        return None
-    return a["median"] / b["median"]
-
-
 def render(res: dict[str, Any]) -> str:
     m = res["machine"]
     out = [
@@ -374,7 +375,7 @@ def render(res: dict[str, Any]) -> str:
             mem = f"{o['mem_x']['median']:.2f}" if o["mem_x"] else "n/a"
             out.append(
                 f"| {r['format']} | {r['size']} | {_fmt_s(b['seconds'])} | {_fmt_s(o['seconds'])} | "
-                f"{_ratio(o['seconds'], b['seconds'])} | {mbs:.1f} | {cps:,.0f} | {mem} | {calls} |"
+                f"{_fmt_s(o.get('ratio_to_baseline'), 2)} | {mbs:.1f} | {cps:,.0f} | {mem} | {calls} |"
             )
         else:
             out.append(
@@ -401,7 +402,7 @@ def render(res: dict[str, Any]) -> str:
                 mem = f"{p['mem_x']['median']:.2f}" if p["mem_x"] else "n/a"
                 out.append(
                     f"| {peer} | {r['format']} | {r['size']} | {_fmt_s(p['seconds'])} | {_fmt_s(o['seconds'])} | "
-                    f"{_ratio(p['seconds'], o['seconds'])} | {mem} | {p['calls']} |"
+                    f"{_fmt_s(p.get('ratio_to_ours'), 2)} | {mem} | {p['calls']} |"
                 )
             else:
                 out.append(f"| {peer} | {r['format']} | {r['size']} | error: {p['error']} | | | | |")
@@ -465,7 +466,8 @@ def targets(res: dict[str, Any]) -> list[dict[str, Any]]:
     big_size = next(r["size"] for r in parse if r["bytes"] == biggest)
     big = [r for r in parse if r["size"] == big_size]
     for r in big:
-        ratio = _ratio_f(r["ours"]["seconds"], r["baseline"]["seconds"])
+        rb = r["ours"].get("ratio_to_baseline")
+        ratio = rb["median"] if rb else None
         rows.append({
             "target": f"{r['format']} {r['size']}: parse ≥ half the json.loads loop's speed (ours ÷ loop ≤ 2)",
             "result": "n/a" if ratio is None else f"{ratio:.2f}",
@@ -481,7 +483,8 @@ def targets(res: dict[str, Any]) -> list[dict[str, Any]]:
     for r in big:
         for peer in ("claude-agent-sdk", "claude-code-log"):
             if peer in r:
-                ratio = _ratio_f(r[peer]["seconds"], r["ours"]["seconds"])
+                rp = r[peer].get("ratio_to_ours")
+                ratio = rp["median"] if rp else None
                 rows.append({
                     "target": f"faster than {peer} on {r['format']} {r['size']} (peer ÷ ours > 1)",
                     "result": "n/a" if ratio is None else f"{ratio:.2f}",
@@ -516,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--smoke", action="store_true", help=f"tiny sizes ({gen.size_label(SMOKE_SIZE)}), one run: for CI")
     p.add_argument("--sizes", help="comma-separated sizes (default 1MB,10MB,100MB)")
     p.add_argument("--formats", default="all", help="comma-separated formats, or 'all'")
-    p.add_argument("--runs", type=int, help="runs per figure (default 5; 3 at 100MB and over)")
+    p.add_argument("--runs", type=int, help="runs per figure (default 5; 1 with --smoke)")
     p.add_argument("--batch", type=int, help="files in the check batch (default 1000; 0 skips it)")
     p.add_argument("--no-peers", action="store_true", help="skip the peers even when installed")
     p.add_argument("--no-checks", action="store_true", help="skip the check-suite figure")
@@ -535,7 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sizes = [gen.parse_size(s) for s in a.sizes.split(",")]
     else:
         sizes = [SMOKE_SIZE] if a.smoke else [gen.SIZES[k] for k in ("1MB", "10MB", "100MB")]
-    runs_for = {s: a.runs or (1 if a.smoke else (3 if s >= 100_000_000 else 5)) for s in sizes}
+    runs_for = {s: a.runs or (1 if a.smoke else 5) for s in sizes}
     batch_n, batch_size = SMOKE_BATCH if a.smoke else FULL_BATCH
     if a.batch is not None:
         batch_n = a.batch
