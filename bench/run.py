@@ -46,6 +46,8 @@ SMOKE_SIZE = 64_000
 SMOKE_BATCH = (20, 8_000)
 FULL_BATCH = (1000, 10_000)
 TIMEOUT = 1800.0
+#: Below this file size the RSS growth is lost in allocator granularity: no memory figure.
+MEM_MIN_BYTES = 5_000_000
 
 #: The peers: name → (formats it parses, how to run it).
 PEER_FORMATS: dict[str, tuple[str, ...]] = {
@@ -372,7 +374,7 @@ def render(res: dict[str, Any]) -> str:
                 f"{exp['tool_calls'] + exp['subagent_tool_calls']:,}"
                 + ("" if o.get("matches_manifest") else " ⚠")
             )
-            mem = f"{o['mem_x']['median']:.2f}" if o["mem_x"] else "n/a"
+            mem = f"{o['mem_x']['median']:.2f}" if o["mem_x"] and r["bytes"] >= MEM_MIN_BYTES else "—"
             out.append(
                 f"| {r['format']} | {r['size']} | {_fmt_s(b['seconds'])} | {_fmt_s(o['seconds'])} | "
                 f"{_fmt_s(o.get('ratio_to_baseline'), 2)} | {mbs:.1f} | {cps:,.0f} | {mem} | {calls} |"
@@ -383,6 +385,7 @@ def render(res: dict[str, Any]) -> str:
             )
     out += [
         "",
+        "— = file too small for a meaningful RSS figure (under 5 MB).",
         ("⚠ = the tool calls, subagent calls or errors found differ from what the generator wrote, "
         "or the transcript is not `health.complete`."),
         "",
@@ -399,7 +402,7 @@ def render(res: dict[str, Any]) -> str:
             any_peer = True
             p, o = r[peer], r["ours"]
             if p["seconds"]:
-                mem = f"{p['mem_x']['median']:.2f}" if p["mem_x"] else "n/a"
+                mem = f"{p['mem_x']['median']:.2f}" if p["mem_x"] and r["bytes"] >= MEM_MIN_BYTES else "—"
                 out.append(
                     f"| {peer} | {r['format']} | {r['size']} | {_fmt_s(p['seconds'])} | {_fmt_s(o['seconds'])} | "
                     f"{_fmt_s(p.get('ratio_to_ours'), 2)} | {mem} | {p['calls']} |"
@@ -474,7 +477,7 @@ def targets(res: dict[str, Any]) -> list[dict[str, Any]]:
             "met": None if ratio is None else ratio <= 2.0,
         })
     for r in big:
-        mx = r["ours"]["mem_x"]
+        mx = r["ours"]["mem_x"] if r["bytes"] >= MEM_MIN_BYTES else None
         rows.append({
             "target": f"{r['format']} {r['size']}: peak memory ≤ 3x the file",
             "result": "n/a" if not mx else f"{mx['median']:.2f}x",
