@@ -26,7 +26,6 @@ import difflib
 import fnmatch
 import functools
 import os
-import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, ParamSpec, TypeVar, Union
@@ -206,29 +205,26 @@ class _Index:
     by_alias_main: Mapping[str, tuple[ToolCall, ...]]
 
 
-_INDEXES: weakref.WeakKeyDictionary[Transcript, _Index] = weakref.WeakKeyDictionary()
+def _build_index(t: Transcript) -> _Index:
+    all_calls = t.all_tool_calls
+    a: dict[str, list[ToolCall]] = {}
+    m: dict[str, list[ToolCall]] = {}
+    for c in all_calls:
+        for alias in call_aliases(c):
+            a.setdefault(alias, []).append(c)
+            if c.agent_id is None:
+                m.setdefault(alias, []).append(c)
+    return _Index(
+        all_calls,
+        t.tool_calls,
+        {k: tuple(v) for k, v in a.items()},
+        {k: tuple(v) for k, v in m.items()},
+    )
 
 
 def _index(t: Transcript) -> _Index:
-    ix = _INDEXES.get(t)
-    if ix is None:
-        all_calls = t.all_tool_calls
-        main_calls = t.tool_calls
-        a: dict[str, list[ToolCall]] = {}
-        m: dict[str, list[ToolCall]] = {}
-        for c in all_calls:
-            for alias in call_aliases(c):
-                a.setdefault(alias, []).append(c)
-                if c.agent_id is None:
-                    m.setdefault(alias, []).append(c)
-        ix = _Index(
-            all_calls,
-            main_calls,
-            {k: tuple(v) for k, v in a.items()},
-            {k: tuple(v) for k, v in m.items()},
-        )
-        _INDEXES[t] = ix
-    return ix
+    """The checks' look-ups for *t*, built once and kept with the transcript."""
+    return t.derived("checks.index", _build_index)
 
 
 def _pool(t: Transcript, include_subagents: bool) -> tuple[ToolCall, ...]:
@@ -243,6 +239,24 @@ def _candidates(t: Transcript, spec: Call, include_subagents: bool) -> Sequence[
         return _pool(t, include_subagents)
     ix = _index(t)
     return (ix.by_alias_all if include_subagents else ix.by_alias_main).get(name, ())
+
+
+def _calls_matching(t: Transcript, specs: Sequence[Call] | None, include_subagents: bool) -> list[ToolCall]:
+    """The calls (in order) that match any of *specs* (all calls for ``None``).
+
+    Specs with a literal name are looked up in the alias index, so a check about the two write
+    tools of a 10,000-call transcript looks at those tools' calls only.
+    """
+    if specs is None:
+        return list(_pool(t, include_subagents))
+    if any(s.literal_name is None for s in specs):
+        return [c for c in _pool(t, include_subagents) if any(s.matches_call(c) for s in specs)]
+    seen: dict[int, ToolCall] = {}
+    for s in specs:
+        for c in _candidates(t, s, include_subagents):
+            if c.index not in seen and s.matches_call(c):
+                seen[c.index] = c
+    return [seen[i] for i in sorted(seen)]
 
 
 def _incomplete(t: Transcript) -> list[str]:
@@ -1149,7 +1163,7 @@ def check_no_tool_errors(
     specs = None if tools is None else _specs(tools, "check_no_tool_errors")
     echo = _echo("no_tool_errors", tools=None if specs is None else [s.label() for s in specs],
                  ignore_recovered=ignore_recovered or None)
-    pool = [c for c in _pool(t, include_subagents) if specs is None or any(s.matches_call(c) for s in specs)]
+    pool = _calls_matching(t, specs, include_subagents)
     bad = [c for c in pool if c.is_error]
     if ignore_recovered:
         recovered = _recoveries(bad, pool)
@@ -2013,7 +2027,7 @@ def check_confirmed_before_write(
             events.append((c.step, Evidence.from_call(c, f"answered: {short_repr(c.result.text, 80)}")))
     events.sort(key=lambda e: e[0])
     steps = [s for s, _ in events]
-    write_calls = [c for c in _pool(t, include_subagents) if any(s.matches_call(c) for s in specs)]
+    write_calls = _calls_matching(t, specs, include_subagents)
     expected = "every write of " + _seq_text([s.label() for s in specs], 6) + " after an explicit confirmation"
     if not write_calls:
         return _pass("confirmed_before_write", expected, "no write call", echo, vacuous=True)
@@ -2060,9 +2074,7 @@ def check_no_duplicate_calls(
     seen: dict[tuple[str, str], ToolCall] = {}
     dups: list[tuple[ToolCall, ToolCall]] = []
     n = 0
-    for c in _pool(t, include_subagents):
-        if not any(s.matches_call(c) for s in specs):
-            continue
+    for c in _calls_matching(t, specs, include_subagents):
         if ignore_failed and c.is_error:
             continue
         n += 1
@@ -2112,9 +2124,7 @@ def check_resources_allowed(
     echo = _echo("resources_allowed", [s.label() for s in specs], path=path, allowed=_Shown(shown))
     bad: list[Evidence] = []
     n = 0
-    for c in _pool(t, include_subagents):
-        if not any(s.matches_call(c) for s in specs):
-            continue
+    for c in _calls_matching(t, specs, include_subagents):
         n += 1
         vals = jp.select(dict(c.arguments))
         if not vals:
@@ -2171,7 +2181,7 @@ def check_failures_not_reported_as_success(
         failure_output if isinstance(failure_output, Matcher) else Matches(failure_output, ignore_case=True))
     echo = _echo("failures_not_reported_as_success",
                  tools=None if specs is None else [s.label() for s in specs])
-    pool = [c for c in _pool(t, include_subagents) if specs is None or any(s.matches_call(c) for s in specs)]
+    pool = _calls_matching(t, specs, include_subagents)
     failed = [c for c in pool if _failed(c, fo)]
     failed_ids = {c.index for c in failed}
     recovered = _recoveries(failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids)

@@ -9,9 +9,9 @@ events); use ``ToolCall.index`` or ``ToolCall.id`` to refer to one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import attrs
 
@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 Role = Literal["user", "assistant", "system"]
+T = TypeVar("T")
 
 #: Values of ``ToolCall.status``.
 CALL_STATUSES = ("completed", "failed", "declined", "interrupted", "pending")
@@ -322,6 +323,7 @@ class Transcript:
     _by_name: Mapping[str, tuple[ToolCall, ...]] = attrs.field(init=False, repr=False)
     _by_id: Mapping[str, ToolCall] = attrs.field(init=False, repr=False)
     _all_calls: tuple[ToolCall, ...] = attrs.field(init=False, repr=False)
+    _derived: dict[str, Any] = attrs.field(init=False, repr=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         # Indexes are built once, so that later checks never rescan the steps per call.
@@ -335,6 +337,19 @@ class Transcript:
         object.__setattr__(self, "_by_name", _freeze_index(by_name))
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
         object.__setattr__(self, "_all_calls", all_calls)
+
+    def derived(self, key: str, build: Callable[[Transcript], T]) -> T:
+        """``build(self)``, computed once per transcript and kept with it (not process-wide).
+
+        For the library's own look-ups (the checks' alias index, Storybook workflow calls): a
+        transcript is immutable, so anything computed from it stays valid as long as it lives,
+        and is freed with it.
+        """
+        try:
+            value: T = self._derived[key]
+        except KeyError:
+            value = self._derived[key] = build(self)
+        return value
 
     @property
     def all_tool_calls(self) -> tuple[ToolCall, ...]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -603,11 +602,6 @@ def _mcp_name(call: ToolCall, profile: Profile | None) -> tuple[str, str] | None
     return None
 
 
-_CACHE: weakref.WeakKeyDictionary[Transcript, dict[Profile | None, tuple[WorkflowCall, ...]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def workflow_calls(transcript: Transcript, *, profile: Profile | None = None) -> list[WorkflowCall]:
     """Every Storybook workflow call of *transcript*, in order, with its paired result.
 
@@ -619,11 +613,10 @@ def workflow_calls(transcript: Transcript, *, profile: Profile | None = None) ->
     ``--input "$(cat /tmp/review.json)"`` is resolved.
     """
     check_profile(profile)
-    per = _CACHE.setdefault(transcript, {})
-    cached = per.get(profile)
-    if cached is None:
-        cached = tuple(_compute_calls(transcript, profile))
-        per[profile] = cached
+    # computed once per transcript and profile, and kept with the transcript (not process-wide)
+    cached = transcript.derived(
+        f"storybook.workflow_calls:{profile}", lambda t: tuple(_compute_calls(t, profile))
+    )
     return list(cached)
 
 
