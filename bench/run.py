@@ -356,6 +356,7 @@ def render(res: dict[str, Any]) -> str:
         ("Times are CPU seconds of the measured work (the machine may be shared: CPU time leaves out waiting for a core; "
         "wall times are in latest.json), medians with (min–max) over the runs; each run is a fresh process. "
         "MB = 10^6 bytes."),
+        "A ratio is the median (min–max) of the ratios of the rotation rounds (figures taken side by side).",
         "",
         "## Parse + normalise (`agenteval_assert.load`) against a plain `json.loads` loop",
         "",
