@@ -20,6 +20,7 @@ written for a short string can backtrack for minutes on a 2 MB tool output.
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -345,16 +346,14 @@ class IgnoringKeys(Matcher):
 
 @functools.lru_cache(maxsize=512)
 def _compile_jsonpath(path: str) -> Any:
-    # jsonpath_ng.ext adds filters ([?(@.x > 1)]) and arithmetic to the base grammar.
-    from jsonpath_ng.exceptions import (  # type: ignore[import-untyped]
-        JsonPathLexerError,
-        JsonPathParserError,
-    )
-    from jsonpath_ng.ext import parse  # type: ignore[import-untyped]
+    # jsonpath_ng.ext adds filters ([?(@.x > 1)]) and arithmetic to the base grammar. Imported
+    # by name: jsonpath-ng ships type hints only in recent releases, and both must type-check.
+    ext: Any = importlib.import_module("jsonpath_ng.ext")
+    errors: Any = importlib.import_module("jsonpath_ng.exceptions")
 
     try:
-        return parse(path)
-    except (JsonPathLexerError, JsonPathParserError, ValueError, TypeError, AttributeError) as exc:
+        return ext.parse(path)
+    except (errors.JsonPathLexerError, errors.JsonPathParserError, ValueError, TypeError, AttributeError) as exc:
         raise UsageError(f"JsonPath({path!r}): not a valid JSONPath: {exc}") from None
 
 
