@@ -239,6 +239,8 @@ class TranscriptBuilder:
         main_calls: list[ToolCall] = []
         by_agent: dict[str, list[ToolCall]] = {}
         unanswered: list[str] = []
+        #: the last assistant text of every agent (None = the main agent), found in the same pass
+        last_text: dict[str | None, str] = {}
         n_calls = 0
         for i, s in enumerate(self._steps):
             if isinstance(s, _Call):
@@ -270,21 +272,16 @@ class TranscriptBuilder:
                     unanswered.append(tc.id)
             else:
                 steps.append(s)
+                if type(s) is Message and s.role == "assistant" and s.text:
+                    last_text[s.agent_id] = s.text
 
         if not self.final_response_set:
-            for s in reversed(steps):
-                if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text:
-                    self.final_response = s.text
-                    break
+            self.final_response = last_text.get(None, self.final_response)
 
         subagents = []
         for agent_id in list(self._subagents) + [a for a in by_agent if a not in self._subagents]:
             info = self._subagents.get(agent_id, {})
-            final = None
-            for s in reversed(steps):
-                if isinstance(s, Message) and s.role == "assistant" and s.agent_id == agent_id and s.text:
-                    final = s.text
-                    break
+            final = last_text.get(agent_id)
             subagents.append(
                 Subagent(
                     id=agent_id,
