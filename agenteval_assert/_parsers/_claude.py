@@ -190,6 +190,8 @@ class _Claude:
         self.servers: list[str] = []
         # usage per API message (``message.id:requestId``), per field, keeping the max
         self.usage: dict[str, list[int | None]] = {}
+        self._last_usage_key: str | None = None
+        self._last_usage: Any = None
         self.final_key: str | None = None
         self.final_parts: list[str] = []
         #: Task/Agent call id -> its input (for subagent type and description)
@@ -232,6 +234,11 @@ class _Claude:
     # -- usage ------------------------------------------------------------------------------
 
     def add_usage(self, key: str, usage: Any) -> None:
+        # The lines of one split API message repeat the same usage object: skip the repeats
+        # (a dict comparison costs less than re-reading every field).
+        if key == self._last_usage_key and usage == self._last_usage:
+            return
+        self._last_usage_key, self._last_usage = key, usage
         fields = _usage_fields(usage)
         if fields is None:
             return
