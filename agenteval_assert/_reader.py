@@ -164,6 +164,11 @@ class Source:
     def _jsonl_records(self) -> Iterator[Record]:
         st = self.stats
         loads = json.loads
+        # The fast path of ``json.loads``, without its per-call encoding detection and
+        # leading-whitespace regex: decode the UTF-8 bytes, then ``raw_decode``. Anything it does
+        # not take (leading blanks, a BOM, UTF-16, trailing text) falls back to ``json.loads``,
+        # so what parses and what is an issue stays exactly ``json.loads``'s verdict.
+        raw_decode = json.JSONDecoder().raw_decode
         # BytesIO splits on b"\n" only, exactly like a file opened in binary mode.
         lines: Any = self._stream if self._data is None else io.BytesIO(self._data)
         n = 0
@@ -173,7 +178,13 @@ class Source:
             for n, raw in enumerate(lines, 1):
                 last_raw = raw
                 try:
-                    obj = loads(raw)
+                    try:
+                        text = raw.decode("utf-8")
+                        obj, end = raw_decode(text)
+                        if end != len(text) and text[end:].strip(" \t\n\r"):
+                            raise ValueError("extra data")
+                    except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+                        obj = loads(raw)
                 except ValueError:
                     stripped = raw.strip(_WS)
                     if not stripped:

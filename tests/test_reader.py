@@ -162,3 +162,24 @@ def test_large_file_is_streamed(tmp_path: Path) -> None:
     assert first == (1, {"type": "x", "i": 0})
     assert sum(1 for _ in it) == 19999
     assert os.path.getsize(p) > 300000
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.binary(max_size=60),
+    st.builds(lambda a, b: a + b, st.sampled_from([b'{"a": 1}', b' {"a":1}', b'{"a":"\\ud800"}', b"[1]", b'"x"',
+                                                    b"\xef\xbb\xbf{}", b"{}{}", b'{"a":NaN}']),
+              st.sampled_from([b"", b"\n", b" \n", b"\x0c\n", b"\r\n", b"\t", b"x", b"\x0b"])),
+))
+def test_the_fast_path_gives_json_loads_verdict(line: bytes) -> None:
+    import json
+
+    try:
+        want: object = json.loads(line)
+    except ValueError:
+        want = ValueError
+    recs, _ = read(line + (b"" if line.endswith(b"\n") else b"\n"))
+    if want is ValueError or not isinstance(want, dict):
+        assert recs == []
+    else:
+        assert recs == [(1, want)]
