@@ -865,10 +865,43 @@ class Call(Matcher):
         mode: str = "partial",
         overrides: Mapping[str, Override] | None = None,
     ) -> bool:
-        """Whether *call* is this call (faster than :meth:`call_differences` on a miss)."""
+        """Whether *call* is this call: the verdict of :meth:`call_differences` (``[]``), without
+        building the differences (no reprs, stops at the first mismatch); checks call this once
+        per candidate call, so it is their inner loop."""
         if not self.name_matches(call):
             return False
-        return not self.call_differences(call, mode=mode, overrides=overrides)
+        for want, have in (
+            (self.kind, call.kind),
+            (self.server, call.server),
+            (self.tool, call.tool),
+            (self.status, call.status),
+            (self.exit_code, call.exit_code),
+        ):
+            if want is not None and not values_match(want, have):
+                return False
+        if self.is_error is not None and call.is_error != self.is_error:
+            return False
+        if self.agent is not None and ("main" if call.agent_id is None else "subagent") != self.agent:
+            return False
+        if self.output is not None and (
+            call.result is None or not values_match(self.output, call.result.text, partial=True)
+        ):
+            return False
+        use_mode = self.mode or mode
+        _check_mode(use_mode, "Call()")
+        override = None
+        if overrides:
+            override = next((overrides[n] for n in _names_of(call) if n in overrides), None)
+        if override is not None:
+            if args_differences(self.args, call.arguments, use_mode, override):
+                return False
+        elif (
+            use_mode != "ignore"
+            and self.args is not None
+            and not values_match(self.args, call.arguments, partial=use_mode == "partial")
+        ):
+            return False
+        return self.where is None or bool(self.where(call))
 
     def matches(self, actual: Any) -> bool:
         return isinstance(actual, ToolCall) and self.matches_call(actual)
