@@ -203,6 +203,8 @@ class _Index:
     main_calls: tuple[ToolCall, ...]
     by_alias_all: Mapping[str, tuple[ToolCall, ...]]
     by_alias_main: Mapping[str, tuple[ToolCall, ...]]
+    #: canonical JSON of a call's arguments, by call index, filled as checks need it
+    args_keys: dict[int, str] = attrs.field(factory=dict)
 
 
 def _build_index(t: Transcript) -> _Index:
@@ -1166,7 +1168,7 @@ def check_no_tool_errors(
     pool = _calls_matching(t, specs, include_subagents)
     bad = [c for c in pool if c.is_error]
     if ignore_recovered:
-        recovered = _recoveries(bad, pool)
+        recovered = _recoveries(bad, pool, memo=_index(t).args_keys)
         bad = [c for c in bad if c.index not in recovered]
     expected = "no failed tool calls"
     if bad:
@@ -1176,8 +1178,14 @@ def check_no_tool_errors(
                      found="none", check=echo, vacuous=not pool)
 
 
-def _args_key(c: ToolCall) -> str:
-    return canonical_json(dict(c.arguments))
+def _args_key(c: ToolCall, memo: dict[int, str] | None = None) -> str:
+    """The call's arguments as canonical JSON (kept in *memo*: several checks ask for it)."""
+    if memo is None:
+        return canonical_json(dict(c.arguments))
+    key = memo.get(c.index)
+    if key is None:
+        key = memo[c.index] = canonical_json(dict(c.arguments))
+    return key
 
 
 def _recoveries(
@@ -1186,6 +1194,7 @@ def _recoveries(
     *,
     same_args: bool = True,
     ok: Callable[[ToolCall], bool] | None = None,
+    memo: dict[int, str] | None = None,
 ) -> dict[int, ToolCall]:
     """For each failed call (by ``index``), the first later successful call of the same tool
     (and the same arguments), in one pass over *pool*: O(n), never failures × calls."""
@@ -1200,7 +1209,7 @@ def _recoveries(
     for d in reversed(pool):
         if d.name not in names:
             continue
-        key = (d.name, _args_key(d) if same_args else None)
+        key = (d.name, _args_key(d, memo) if same_args else None)
         if d.index in waiting and key in next_ok:
             found[d.index] = next_ok[key]
         if succeeded(d):
@@ -1228,7 +1237,7 @@ def check_retried_after_failure(
         return _fail("retried_after_failure", t, expected,
                      f"no failed {spec.describe()[2:]}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
                      echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
-    recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args)
+    recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=_index(t).args_keys)
     for f in failed:
         r = recovered.get(f.index)
         if r is not None:
@@ -2078,7 +2087,7 @@ def check_no_duplicate_calls(
         if ignore_failed and c.is_error:
             continue
         n += 1
-        key = (c.name, canonical_json(dict(c.arguments)))
+        key = (c.name, _args_key(c, _index(t).args_keys))
         if key in seen:
             dups.append((seen[key], c))
         else:
@@ -2184,7 +2193,9 @@ def check_failures_not_reported_as_success(
     pool = _calls_matching(t, specs, include_subagents)
     failed = [c for c in pool if _failed(c, fo)]
     failed_ids = {c.index for c in failed}
-    recovered = _recoveries(failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids)
+    recovered = _recoveries(
+        failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=_index(t).args_keys
+    )
     unrecovered = [c for c in failed if c.index not in recovered]
     expected = "every unrecovered failed call acknowledged in the final response"
     if not unrecovered:
