@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import attrs
 
@@ -54,9 +54,12 @@ CALL_KINDS = (
 )
 
 
-@attrs.define(frozen=True, slots=True, order=True)
-class Location:
-    """A place in a transcript file: the file and the 1-based line."""
+class Location(NamedTuple):
+    """A place in a transcript file: the file and the 1-based line.
+
+    Immutable, ordered and hashable like the attrs classes; a ``NamedTuple`` because every step
+    of every transcript has one, and a tuple is made several times faster than a frozen class.
+    """
 
     path: str
     line: int
