@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 import agenteval_assert as aa
 from agenteval_assert._reader import Source
 
+from .conftest import SAMPLES
+
 
 def read(data: bytes) -> tuple[list[tuple[int, dict[str, object]]], Source]:
     src = Source.from_bytes(data, "t.jsonl")
@@ -183,3 +185,21 @@ def test_the_fast_path_gives_json_loads_verdict(line: bytes) -> None:
         assert recs == []
     else:
         assert recs == [(1, want)]
+
+
+def test_parsing_leaves_the_garbage_collector_as_it_found_it() -> None:
+    import gc
+
+    text = (SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl").read_text()
+    assert gc.isenabled()
+    aa.parse(text)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        aa.parse(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(aa.UnknownFormatError):
+        aa.parse('{"no": "transcript"}\n')
+    assert gc.isenabled()
