@@ -67,6 +67,8 @@ class TranscriptBuilder:
         self.final_response_set = False
         self.usage = Usage()
         self.usage_mode = "none"
+        #: see ``Health.run_ended``: parsers that know an end record set True/False as they go
+        self.run_ended: bool | None = None
         self.metadata: dict[str, Any] = {}
         self.errors: list[tuple[str, Location]] = []
         self._steps: list[Any] = []  # Message | Thinking | _Call, in file order
@@ -154,6 +156,10 @@ class TranscriptBuilder:
         self._calls[key] = c
         self._steps.append(c)
         return True
+
+    def has_steps(self) -> bool:
+        """Whether any message, thinking block or call was recorded."""
+        return bool(self._steps)
 
     def has_call(self, key: str) -> bool:
         return key in self._calls
@@ -309,6 +315,7 @@ class TranscriptBuilder:
             orphan_results=tuple(self.orphan_results),
             usage_mode=self.usage_mode,
             notes=tuple(self.notes),
+            run_ended=self.run_ended,
         )
         return Transcript(
             path=self.path,

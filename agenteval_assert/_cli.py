@@ -190,12 +190,15 @@ def exit_code_for(counts: dict[Status, int]) -> ExitCode:
     return ExitCode.OK
 
 
-def _closing_line(counts: dict[Status, int], out: TextIO) -> None:
+def _closing_line(counts: dict[Status, int], out: TextIO, unreadable: int = 0) -> None:
     parts = [f"{counts[Status.PASS]} passed", f"{counts[Status.FAIL]} failed"]
     if counts[Status.INCONCLUSIVE]:
         parts.append(f"{counts[Status.INCONCLUSIVE]} inconclusive")
     if counts[Status.ERROR]:
-        parts.append(f"{counts[Status.ERROR]} errors")
+        n = counts[Status.ERROR]
+        parts.append(f"{n} error" + ("s" if n != 1 else ""))
+    if unreadable:
+        parts.append(f"{unreadable} unreadable input" + ("s" if unreadable != 1 else ""))
     out.write(", ".join(parts) + "\n")
 
 
@@ -204,6 +207,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _cmd_check_eval(args, out, err)
     worst = ExitCode.OK
     total = dict.fromkeys(Status, 0)
+    unreadable = 0
     checks: list[tuple[str, Callable[..., Any]]] = []
     if args.checks:
         from ._checks_file import load_checks
@@ -215,7 +219,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             t = load(path, format=args.format)
         except AgentEvalError as exc:
             err.write(f"error: {exc}\n")
-            worst = max(worst, ExitCode.INPUT)
+            worst = _worse(worst, ExitCode.INPUT)
+            unreadable += 1
             continue
         out.write(f"{t.path}  {t.format}  {len(t.tool_calls)} tool calls  {len(t.steps)} steps\n")
         results: list[CheckResult] = []
@@ -233,7 +238,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         code = exit_code_for(counts)
         # FAILED outranks INCONCLUSIVE; INPUT (3) outranks both when a file could not be read.
         worst = _worse(worst, code)
-    _closing_line(total, out)
+    _closing_line(total, out, unreadable)
     return worst
 
 

@@ -54,23 +54,42 @@ def check_every_call_answered(t: Transcript) -> CheckResult:
 
 
 def check_final_response(t: Transcript) -> CheckResult:
-    """The main agent ended with a text response."""
-    if t.final_response and t.final_response.strip():
-        return CheckResult.passing("final_response_present", "a final response is present")
+    """The main agent ended with a text response: assistant text after its last tool call.
+
+    On an incomplete transcript (damaged, calls unanswered, no end-of-run record) this cannot
+    be decided: the real last words may be in the part that is missing.
+    """
+    name = "final_response_present"
+    last_call = t.tool_calls[-1] if t.tool_calls else None
+    after = last_call.step if last_call is not None else -1
+    final = None
+    for s in reversed(t.steps):
+        if s.index <= after:
+            break
+        if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text.strip():
+            final = s
+            break
     if not t.health.complete:
         return CheckResult(
-            name="final_response_present",
+            name=name,
             status=Status.INCONCLUSIVE,
-            summary="expected a final response, found none, but the transcript is incomplete",
+            summary="expected a final response, found the transcript incomplete: its end may be missing",
             expected="a final response",
-            found="none",
+            found="an incomplete transcript",
+            evidence=(Evidence(f"assistant text: {final.text.strip()[:80]!r}", final.location),) if final else (),
             notes=tuple(t.health.problems()),
         )
-    last = t.steps[-1] if t.steps else None
+    if final is not None:
+        return CheckResult.passing(name, "a final response follows the last tool call",
+                                   [Evidence(final.text.strip()[:80], final.location)])
     ev = []
-    if last is not None:
+    if last_call is not None:
+        ev.append(Evidence.from_call(last_call, "the last tool call; no assistant text follows it"))
+    elif t.steps:
+        last = t.steps[-1]
         ev.append(Evidence(f"last step: {type(last).__name__} #{last.index}", last.location))
-    return CheckResult.failing("final_response_present", "a final assistant response", "none", ev)
+    found = "no assistant text after the last tool call" if last_call is not None else "none"
+    return CheckResult.failing(name, "a final assistant response", found, ev)
 
 
 def check_no_unhandled_tool_error(t: Transcript) -> CheckResult:

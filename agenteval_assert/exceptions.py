@@ -75,12 +75,16 @@ class UnknownFormatError(TranscriptError):
         tried: Sequence[tuple[str, str]],
         line: int | None = None,
         message: str = "not a transcript in any supported format",
+        expected: str | None = None,
+        list_tried: bool = True,
     ) -> None:
         self.tried = tuple(tried)
         reasons = "; ".join(f"{fmt}: {why}" for fmt, why in self.tried)
+        if expected is None:
+            expected = "one of " + ", ".join(fmt for fmt, _ in self.tried) if self.tried else ""
         super().__init__(
-            f"{message} (tried {reasons})" if reasons else message,
+            f"{message} (tried {reasons})" if reasons and list_tried else message,
             path=path,
             line=line,
-            expected="one of " + ", ".join(fmt for fmt, _ in self.tried) if self.tried else "",
+            expected=expected,
         )

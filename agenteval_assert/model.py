@@ -261,6 +261,10 @@ class Health:
     orphan_results: tuple[str, ...] = ()
     usage_mode: str = "none"
     notes: tuple[str, ...] = ()
+    run_ended: bool | None = None
+    """The format's own end-of-run record (Claude ``result``, Codex ``turn.completed`` /
+    ``turn.failed``, Gemini ``result``) follows the last step: ``False`` when it is missing (the
+    log was cut), ``None`` for formats that have no such record (session logs, rollouts)."""
 
     @property
     def parsed_cleanly(self) -> bool:
@@ -269,8 +273,9 @@ class Health:
 
     @property
     def complete(self) -> bool:
-        """Parsed cleanly and every call has its result: safe ground for "X never happened"."""
-        return self.parsed_cleanly and not self.unanswered_calls
+        """Parsed cleanly, every call has its result, and the run's end record (where the format
+        has one) is there: safe ground for "X never happened"."""
+        return self.parsed_cleanly and not self.unanswered_calls and self.run_ended is not False
 
     def problems(self) -> list[str]:
         """Human-readable list of what makes this transcript less than complete."""
@@ -283,6 +288,8 @@ class Health:
             out.append(f"{len(bad)} unparsable line(s): {shown}")
         if self.unanswered_calls:
             out.append(f"{len(self.unanswered_calls)} call(s) with no result")
+        if self.run_ended is False:
+            out.append("no end-of-run record after the last step (the log may have been cut)")
         return out
 
 

@@ -63,3 +63,39 @@ def test_missing_final_response_on_a_torn_transcript_is_inconclusive() -> None:
     cut = text[: text.index('"agent_message"') - 40]
     [final] = [r for r in health_checks(aa.parse(cut)) if r.name == "final_response_present"]
     assert final.status is Status.INCONCLUSIVE
+
+
+def test_a_stream_cut_before_its_end_record_is_incomplete() -> None:
+    from agenteval_assert.checks import check_no_duplicate_calls, check_tool_not_called
+
+    full = (SAMPLES.parent / "samples" / "replay" / "saving-twice" / "faulty.jsonl").read_text().splitlines()
+    cut = aa.parse("\n".join(full[:5]) + "\n")
+    assert cut.health.parsed_cleanly and not cut.health.unanswered_calls
+    assert cut.health.run_ended is False and not cut.health.complete
+    assert "no end-of-run record" in " ".join(cut.health.problems())
+    # absence cannot be claimed on the cut run
+    assert check_no_duplicate_calls(cut, ["save_address"]).status is Status.INCONCLUSIVE
+    assert check_tool_not_called(cut, "delete_address").status is Status.INCONCLUSIVE
+    whole = aa.parse("\n".join(full) + "\n")
+    assert whole.health.run_ended is True and whole.health.complete
+
+
+def test_claude_stream_without_result_record_is_incomplete() -> None:
+    import json as _json
+
+    records = _json.loads((SAMPLES / "claude-stream-json" / "terragon-1.0.x-bash-errors.json").read_text())
+    last_user = max(i for i, r in enumerate(records) if r.get("type") == "user")
+    cut = aa.parse("\n".join(_json.dumps(r) for r in records[: last_user + 1]) + "\n")
+    assert cut.health.run_ended is False and not cut.health.complete
+    [final] = [r for r in health_checks(cut) if r.name == "final_response_present"]
+    assert final.status is Status.INCONCLUSIVE
+
+
+def test_a_lost_result_is_not_a_failure_and_absence_is_inconclusive() -> None:
+    from agenteval_assert.checks import check_failures_not_reported_as_success
+
+    lines = (SAMPLES / "replay" / "saving-twice" / "faulty.jsonl").read_text().splitlines()
+    damaged = "\n".join("{garbage" if i == 7 else line for i, line in enumerate(lines)) + "\n"
+    r = check_failures_not_reported_as_success(aa.parse(damaged))
+    assert r.status is Status.INCONCLUSIVE
+    assert "failed" not in " ".join(e.text for e in r.evidence)

@@ -63,15 +63,28 @@ def _detect(head: Sequence[Record], src: Source) -> FormatParser:
         tried.append((parser.name, why))
     line = head[0][0] if head else (src.stats.unparsable[0].line if src.stats.unparsable else None)
     if not head:
+        # Nothing a format could even look at: say what is wrong with the file, not what each
+        # format thought of nothing (the reasons stay on the exception's ``tried``).
         if src.stats.unparsable:
             first = src.stats.unparsable[0]
-            msg = f"no JSON records in the first lines ({first.reason} at line {first.line})"
+            msg = f"{first.reason}"
+            expected = "JSON records (one JSON object per line, or a JSON array/document)"
         elif src.stats.shape == "empty" or not src.stats.lines:
-            msg = "empty file: no records"
+            msg = "empty file"
+            expected = "a transcript (JSON records)"
         else:
-            msg = "no JSON records"
-        raise UnknownFormatError(path=src.path, tried=tried, line=line, message=msg)
+            msg = "no JSON records (only blank or # comment lines)"
+            expected = "a transcript (JSON records)"
+        raise UnknownFormatError(path=src.path, tried=tried, line=line, message=msg, expected=expected,
+                                 list_tried=False)
     raise UnknownFormatError(path=src.path, tried=tried, line=line)
+
+
+def _detect_name(head: Sequence[Record], src: Source) -> str:
+    try:
+        return _detect(head, src).name
+    except UnknownFormatError:
+        return "no supported format"
 
 
 def _parse_source(src: Source, format: str | None) -> Transcript:
@@ -93,6 +106,9 @@ def _parse_source(src: Source, format: str | None) -> Transcript:
     gc.disable()
     try:
         parser.parse(chain(head, records), b)
+        if format not in (None, "auto") and not b.has_steps() and src.stats.records:
+            b.note(f"the forced format {parser.name} recognised none of the {src.stats.records} records "
+                   f"(detection would have said: {_detect_name(head, src)})")
         return b.build(src.stats)
     finally:
         if was_enabled:

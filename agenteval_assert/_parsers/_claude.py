@@ -551,6 +551,7 @@ class ClaudeStreamJsonParser:
                 if not isinstance(msg, dict):
                     b.skip(f"{t} record without a message object")
                     continue
+                b.run_ended = False  # a step: the end record, if any, must come after it
                 ts = st.timestamp(rec)
                 if b.session_id is None:
                     b.session_id = _nonempty(rec.get("session_id"))
@@ -571,6 +572,7 @@ class ClaudeStreamJsonParser:
             elif t == "system":
                 self._system(line, rec, st)
             elif t == "result":
+                b.run_ended = True
                 results += 1
                 st.timestamp(rec)
                 if b.session_id is None:

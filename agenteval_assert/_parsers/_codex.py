@@ -366,12 +366,21 @@ class _ExecRun:
             for line, r in records:
                 t = r.get("type")
                 if isinstance(t, str):
+                    if t.startswith("item."):
+                        self.b.run_ended = False  # a step: the turn's end must come after it
+                    elif t in ("turn.completed", "turn.failed"):
+                        self.b.run_ended = True
                     h = self.dispatch.get(t)
                     if h is None:
                         self.b.unknown(t)
                     else:
                         h(line, r)
                 elif isinstance(r.get("msg"), dict):
+                    mt = r["msg"].get("type")
+                    if mt in ("task_complete", "turn_aborted", "shutdown_complete"):
+                        self.b.run_ended = True
+                    elif isinstance(mt, str) and mt not in ("token_count", "error", "background_event"):
+                        self.b.run_ended = False
                     self.legacy(line, r["msg"])
                 elif "prompt" in r and len(r) <= 2:
                     self.legacy_prompt(line, r)

@@ -248,6 +248,8 @@ class GeminiStreamJsonParser:
 
         for line, r in records:
             t = r.get("type")
+            if t in ("message", "tool_use", "tool_result"):
+                b.run_ended = False
             if t == "message":
                 role = r.get("role")
                 content = r.get("content")
@@ -301,6 +303,7 @@ class GeminiStreamJsonParser:
                     if r.get("severity") == "error":
                         b.error(msg, line)
             elif t == "result":
+                b.run_ended = True
                 stats = r.get("stats")
                 if isinstance(stats, dict):
                     inp = as_int(stats.get("input_tokens"))
