@@ -1157,7 +1157,15 @@ def _describe(text: str) -> str:
     first = stripped.split("\n", 1)[0]
     shown = first if len(first) <= 80 else first[:77] + "..."
     count = text.rstrip("\r\n").count("\n") + 1  # a final newline ends the last line
-    return f"{count} line{'s' if count != 1 else ''} starting with {shown!r}"
+    described = f"{count} line{'s' if count != 1 else ''} starting with {shown!r}"
+    if stripped.startswith("{"):
+        # Text that looks like the --json document: say why it is not one (a cut document
+        # is the usual case: `| head`, a killed process).
+        try:
+            json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            described += f"; it looks like a --json document but is not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+    return described
 
 
 def parse_story_test_report(text: str) -> StoryTestReport:
