@@ -47,24 +47,6 @@ __all__ = ["ClaudeSessionParser", "ClaudeStreamJsonParser", "find_subagent_files
 
 _CODEX_TYPES = CODEX_EXEC_TYPES | CODEX_ROLLOUT_TYPES
 
-#: Record types that only Claude session logs write (never stream-json).
-_SESSION_ONLY_TYPES = frozenset(
-    {
-        "file-history-snapshot",
-        "summary",
-        "queue-operation",
-        "progress",
-        "attachment",
-        "permission-mode",
-        "mode",
-        "custom-title",
-        "ai-title",
-        "tag",
-        "content-replacement",
-        "last-prompt",
-        "agent-name",
-    }
-)
 #: Envelope keys of session-log conversation lines (camel case; stream-json uses ``session_id``).
 _SESSION_ENVELOPE = ("sessionId", "parentUuid", "isSidechain", "userType")
 _CONVERSATION_TYPES = frozenset({"user", "assistant", "system"})
@@ -717,6 +699,8 @@ _SESSION_SKIP = frozenset(
         "agent-name",
     }
 )
+#: Record types that only Claude session logs write (never stream-json): detection uses them.
+_SESSION_ONLY_TYPES = _SESSION_SKIP | {"summary", "progress"}
 _ENVELOPE_META = ("cwd", "version", "gitBranch", "slug", "userType", "permissionMode")
 
 
