@@ -203,3 +203,11 @@ def test_parsing_leaves_the_garbage_collector_as_it_found_it() -> None:
     with pytest.raises(aa.UnknownFormatError):
         aa.parse('{"no": "transcript"}\n')
     assert gc.isenabled()
+
+
+def test_a_record_whose_type_is_not_a_string_never_raises() -> None:
+    # found by hypothesis: {"type": []} reached a set look-up in the Claude detection
+    for bad in ('{"type": []}', '{"type": {"a": 1}}', '{"type": 3}'):
+        with pytest.raises(aa.UnknownFormatError) as exc:
+            aa.parse(bad + "\n", path="odd.jsonl")
+        assert exc.value.line == 1

@@ -72,6 +72,8 @@ def _foreign_reason(head: Sequence[Record], types: set[str]) -> str | None:
 
 def _is_session_record(r: dict[str, Any]) -> bool:
     t = r.get("type")
+    if not isinstance(t, str):  # a list or dict `type` cannot be looked up in a set
+        return False
     if t in _SESSION_ONLY_TYPES:
         return True
     return t in _CONVERSATION_TYPES and any(k in r for k in _SESSION_ENVELOPE)
