@@ -6,6 +6,7 @@ Exit codes are stable (see ``ExitCode``) and documented in ``docs/cli.md``.
 from __future__ import annotations
 
 import argparse
+import contextvars
 import enum
 import json
 import sys
@@ -34,6 +35,14 @@ class ExitCode(enum.IntEnum):
     INPUT = 3
     #: nothing failed, but at least one check could not be decided
     INCONCLUSIVE = 4
+    #: nothing failed, but a check could not run (ERROR: a user check raised, a pattern timed out)
+    ERROR = 5
+    #: the library itself crashed (a bug of ours, never a verdict on the agent); ``EX_SOFTWARE``
+    INTERNAL = 70
+
+
+#: The input a command is working on, named by the last-resort handler when something crashes.
+current_input: contextvars.ContextVar[str | None] = contextvars.ContextVar("current_input", default=None)
 
 
 # -- summary ---------------------------------------------------------------------------------
@@ -149,6 +158,7 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
 
 
 def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    current_input.set(args.file)
     t = load(args.file, format=args.format)
     if args.json:
         json.dump(summary_dict(t), out, indent=2, ensure_ascii=False)
@@ -181,10 +191,11 @@ def print_results(results: Sequence[CheckResult], out: TextIO, *, verbose: bool 
 
 
 def exit_code_for(counts: dict[Status, int]) -> ExitCode:
+    """The exit code of a set of check outcomes: 1 a failure, else 5 an error, else 4, else 0."""
     if counts.get(Status.FAIL):
         return ExitCode.FAILED
     if counts.get(Status.ERROR):
-        return ExitCode.FAILED
+        return ExitCode.ERROR
     if counts.get(Status.INCONCLUSIVE):
         return ExitCode.INCONCLUSIVE
     return ExitCode.OK
@@ -215,6 +226,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for path in args.checks:
             checks.extend(load_checks(path))
     for path in args.paths:
+        current_input.set(path)
         try:
             t = load(path, format=args.format)
         except AgentEvalError as exc:
@@ -235,16 +247,26 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         counts = print_results(results, out, verbose=args.verbose)
         for k, v in counts.items():
             total[k] += v
-        code = exit_code_for(counts)
-        # FAILED outranks INCONCLUSIVE; INPUT (3) outranks both when a file could not be read.
-        worst = _worse(worst, code)
+        worst = _worse(worst, exit_code_for(counts))
     _closing_line(total, out, unreadable)
     return worst
 
 
+#: Which code wins when several inputs end differently: 3 over 1 over 5 over 4 over 0.
+_RANK = {
+    ExitCode.OK: 0,
+    ExitCode.INCONCLUSIVE: 1,
+    ExitCode.ERROR: 2,
+    ExitCode.FAILED: 3,
+    ExitCode.INPUT: 4,
+    ExitCode.USAGE: 5,
+    ExitCode.INTERNAL: 6,
+}
+
+
 def _worse(a: ExitCode, b: ExitCode) -> ExitCode:
-    rank = {ExitCode.OK: 0, ExitCode.INCONCLUSIVE: 1, ExitCode.FAILED: 2, ExitCode.INPUT: 3, ExitCode.USAGE: 4}
-    return a if rank[a] >= rank[b] else b
+    """The code that outranks the other (see ``_RANK``)."""
+    return a if _RANK[a] >= _RANK[b] else b
 
 
 def _cmd_check_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -298,7 +320,7 @@ def _build_parser() -> argparse.ArgumentParser:
         description=(
             "Run checks on one or more transcripts. Without --checks or --eval, the built-in health "
             "checks run. Exit codes: 0 all passed, 1 a check failed, 2 usage error, 3 input could "
-            "not be read, 4 inconclusive. Example: python -m agenteval_assert check run.jsonl"
+            "not be read, 4 inconclusive, 5 a check could not run (ERROR), 70 internal error. Example: python -m agenteval_assert check run.jsonl"
         ),
     )
     c.add_argument("paths", nargs="*", metavar="TRANSCRIPT", help="transcript files (a sandbox dir with --eval)")
@@ -327,6 +349,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     """Run the CLI; returns the exit code (see ``ExitCode``)."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
+    current_input.set(None)
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)
@@ -351,4 +374,18 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return ExitCode.OK
     except KeyboardInterrupt:  # pragma: no cover
         return 130
+    except Exception as exc:  # noqa: BLE001 - the last resort: a crash must never read as "the agent failed"
+        return _internal_error(exc, err)
+
+
+def _internal_error(exc: BaseException, err: TextIO) -> int:
+    """One line naming the input and the exception, a request for a bug report, exit 70."""
+    where = current_input.get()
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+    err.write(
+        f"internal error{f' while reading {where}' if where else ''}: {what}\n"
+        "this is a bug in agenteval-assert, not a verdict on the agent: please report it with the "
+        "command line and, if you can share it, the input (exit 70)\n"
+    )
+    return ExitCode.INTERNAL
 

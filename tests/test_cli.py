@@ -134,3 +134,39 @@ def test_python_dash_m_entry_point() -> None:
     )
     assert proc.returncode == 0
     assert proc.stdout.startswith("agenteval-assert ")
+
+
+def test_a_check_that_could_not_run_exits_5_not_1(tmp_path: Path) -> None:
+    checks = tmp_path / "checks.py"
+    checks.write_text("def check_raises(t):\n    raise RuntimeError('the grader broke')\n")
+    path = SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl"
+    code, out, _ = run("check", str(path), "--checks", str(checks))
+    assert code == ExitCode.ERROR == 5
+    assert "ERROR" in out and "check_raises" in out
+
+
+def test_a_failure_outranks_an_error_and_an_unreadable_input_outranks_both(tmp_path: Path) -> None:
+    checks = tmp_path / "checks.py"
+    checks.write_text(
+        "def check_raises(t):\n    raise RuntimeError('x')\n\n"
+        "def check_fails(t):\n    import agenteval_assert as aa\n    return aa.checks.check_tool_called(t, 'Nope')\n"
+    )
+    path = str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl")
+    assert run("check", path, "--checks", str(checks))[0] == ExitCode.FAILED
+    assert run("check", path, str(tmp_path / "missing.jsonl"), "--checks", str(checks))[0] == ExitCode.INPUT
+
+
+def test_an_internal_crash_exits_70_with_one_line_naming_the_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agenteval_assert._cli as cli
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("simulated bug")
+
+    monkeypatch.setattr(cli, "load", boom)
+    path = str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl")
+    for command in ("check", "summary"):
+        code, _, err = run(command, path)
+        assert code == ExitCode.INTERNAL == 70
+        first, second = err.splitlines()
+        assert first == f"internal error while reading {path}: ZeroDivisionError: simulated bug"
+        assert "bug in agenteval-assert" in second and "Traceback" not in err
