@@ -1,4 +1,4 @@
-"""Write large synthetic transcripts shaped like the real corpus (``../shared/corpus``).
+"""Write large synthetic transcripts shaped like the real corpus (``tests/corpus``).
 
 Four formats, each at any size, from a fixed seed (same seed and size → same bytes)::
 

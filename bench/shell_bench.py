@@ -1,6 +1,6 @@
 """Shell parsing benchmark: ``python -m bench.shell_bench [--n 10000] [--json]``.
 
-Builds N real-shaped commands with a fixed seed: every shell command of the shared corpus
+Builds N real-shaped commands with a fixed seed: every shell command of the test corpus
 (Claude ``Bash``, Codex ``command_execution`` / rollout ``shell``), the three commands of the
 Storybook heredoc fixture, and synthetic commands in the shapes agents write (Codex
 ``/bin/bash -lc '…'`` wrappers, pipelines into ``tail``/``grep``, ``cat > f <<'EOF'`` heredocs,
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "corpus"
 FIXTURE = CORPUS / "storybook" / "lib" / "__fixtures__" / "claude-plugin-801-heredoc-commands.json"
 
 _FILES = ["src/components/Button.tsx", "src/App.tsx", "package.json", "src/lib/api.ts", "README.md"]

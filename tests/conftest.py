@@ -1,4 +1,4 @@
-"""Shared fixtures: the real corpus beside the project, and the samples shipped with it."""
+"""Shared fixtures: the real corpus kept with the tests, and the samples shipped with the package."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
-#: The real transcripts of ../shared/corpus (read-only; CI lays a copy beside the clone).
-CORPUS = ROOT.parent / "shared" / "corpus"
+#: Real transcripts from public repositories, byte for byte (see PROVENANCE.md in each folder).
+CORPUS = ROOT / "tests" / "corpus"
+#: The newer formats (OpenCode, Cursor, SWE-agent family, OpenHands, inspect_ai, Aider, ...).
+CORPUS_MORE = ROOT / "tests" / "corpus-more"
 
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     if not CORPUS.is_dir():  # a missing corpus must fail loudly, never skip the real-data tests
-        pytest.fail(f"the shared corpus is missing: expected it at {CORPUS}")
+        pytest.fail(f"the test corpus is missing: expected it at {CORPUS}")
     return CORPUS

@@ -4,7 +4,7 @@
 
 The shell commands of the Codex sample are the three real commands of Storybook's
 ``agent-eval/lib/__fixtures__/claude-plugin-801-heredoc-commands.json`` (MIT, read from
-``../shared/corpus/storybook/``), wrapped the way Codex runs them (``/bin/bash -lc '…'``).
+``tests/corpus/storybook/``), wrapped the way Codex runs them (``/bin/bash -lc '…'``).
 The component and story files are the ones those heredocs write.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-FIXTURE = HERE.parents[2] / "shared/corpus/storybook/lib/__fixtures__/claude-plugin-801-heredoc-commands.json"
+FIXTURE = HERE.parents[1] / "tests/corpus/storybook/lib/__fixtures__/claude-plugin-801-heredoc-commands.json"
 
 PROMPT = (
     "Create an accessible ToggleSwitch component in src/components using the Reshaped Switch. "
