@@ -5,7 +5,7 @@ Start with ``load(path)`` (auto-detects the format) and read the ``Transcript`` 
 
 from __future__ import annotations
 
-from ._parsers import FORMATS, detect_format, load, parse
+from ._parsers import FORMATS, detect_format, from_messages, load, parse
 from ._parsers._claude import find_subagent_files
 from ._version import __version__
 from .assertions import (
@@ -182,6 +182,7 @@ __all__ = [
     "assert_transcript_not_contains",
     "detect_format",
     "find_subagent_files",
+    "from_messages",
     "load",
     "parse",
 ]

@@ -45,6 +45,9 @@ class ExitCode(enum.IntEnum):
 current_input: contextvars.ContextVar[str | None] = contextvars.ContextVar("current_input", default=None)
 
 
+_FORMAT_HELP = f"skip auto-detection: one of {', '.join(FORMATS)}, or an installed plugin's format"
+
+
 # -- summary ---------------------------------------------------------------------------------
 
 
@@ -310,7 +313,7 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Summarise a transcript. Example: python -m agenteval_assert summary run.jsonl --json",
     )
     s.add_argument("file", help="transcript file")
-    s.add_argument("--format", choices=FORMATS, help="skip auto-detection")
+    s.add_argument("--format", metavar="NAME", help=_FORMAT_HELP)
     s.add_argument("--json", action="store_true", help="print the summary as a JSON document")
     s.set_defaults(func=_cmd_summary)
 
@@ -324,7 +327,7 @@ def _build_parser() -> argparse.ArgumentParser:
         ),
     )
     c.add_argument("paths", nargs="*", metavar="TRANSCRIPT", help="transcript files (a sandbox dir with --eval)")
-    c.add_argument("--format", choices=FORMATS, help="skip auto-detection")
+    c.add_argument("--format", metavar="NAME", help=_FORMAT_HELP)
     c.add_argument(
         "--checks", action="append", metavar="FILE.py", help="run the check_* functions of FILE.py (repeatable)"
     )

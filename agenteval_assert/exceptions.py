@@ -6,7 +6,8 @@ Hierarchy::
     ├── TranscriptError (ValueError)    the input could not be read as a transcript
     │   ├── UnknownFormatError          auto-detection failed; lists every format tried and why
     │   └── TranscriptParseError        a file/line that is not what its format expects
-    └── UsageError (ValueError)         a library function was called the wrong way
+    ├── UsageError (ValueError)         a library function was called the wrong way
+    └── FormatPluginError               an installed format plugin cannot be used (names it)
 
     TranscriptAssertionError (AssertionError)   a check failed (defined in ``agenteval_assert.results``)
 
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 
 __all__ = [
     "AgentEvalError",
+    "FormatPluginError",
     "TranscriptError",
     "TranscriptParseError",
     "UnknownFormatError",
@@ -88,3 +90,19 @@ class UnknownFormatError(TranscriptError):
             line=line,
             expected=expected,
         )
+
+
+class FormatPluginError(AgentEvalError):
+    """A third-party format plugin (entry point group ``agenteval_assert.formats``) cannot be used.
+
+    Raised only when that plugin is needed (its format was asked for, or detection reached it);
+    the built-in formats never depend on plugins. The message names the entry point and the
+    distribution that declares it.
+
+    Attributes:
+        plugin: the entry point name (the format name the plugin declares).
+    """
+
+    def __init__(self, message: str, *, plugin: str) -> None:
+        self.plugin = plugin
+        super().__init__(message)

@@ -13,14 +13,14 @@ from ..exceptions import UnknownFormatError, UsageError
 from ..model import Transcript
 from ._common import FormatParser
 
-__all__ = ["FORMATS", "detect_format", "load", "parse"]
+__all__ = ["FORMATS", "available_formats", "detect_format", "from_messages", "load", "parse"]
 
 _HEAD = 20
 
 
 def _registry() -> dict[str, FormatParser]:
     # Imported here so that a broken format module names itself in the traceback.
-    from . import _claude, _codex, _gemini
+    from . import _api, _claude, _codex, _gemini
 
     parsers: list[FormatParser] = [
         _codex.CodexExecParser(),
@@ -29,6 +29,10 @@ def _registry() -> dict[str, FormatParser]:
         _claude.ClaudeStreamJsonParser(),
         _gemini.GeminiSessionParser(),
         _gemini.GeminiStreamJsonParser(),
+        # API message lists come last: they accept only files made entirely of API messages.
+        _api.OpenAIChatParser(),
+        _api.AnthropicMessagesParser(),
+        _api.OpenAIResponsesParser(),
     ]
     return {p.name: p for p in parsers}
 
@@ -51,7 +55,48 @@ FORMATS: tuple[str, ...] = (
     "claude-stream-json",
     "gemini-session",
     "gemini-stream-json",
+    "openai-chat",
+    "anthropic-messages",
+    "openai-responses",
 )
+
+
+def available_formats() -> tuple[str, ...]:
+    """``FORMATS`` and the formats of the installed plugins (found without importing them)."""
+    from ._plugins import plugin_entry_points
+
+    return FORMATS + tuple(ep.name for ep in plugin_entry_points(frozenset(_parsers())))
+
+
+def _plugin_parser(name: str) -> FormatParser | None:
+    """The installed plugin for the format *name* (loaded now), or ``None``."""
+    from ._plugins import load_plugin, plugin_entry_points
+
+    for ep in plugin_entry_points(frozenset(_parsers())):
+        if ep.name == name:
+            return load_plugin(ep)
+    return None
+
+
+def _sniff_plugins(head: Sequence[Record], src: Source, tried: list[tuple[str, str]]) -> FormatParser | None:
+    """Auto-detection's last resort: the plugins, loaded one by one (a broken one is reported)."""
+    from ..exceptions import FormatPluginError
+    from ._plugins import load_plugin, plugin_entry_points
+
+    for ep in plugin_entry_points(frozenset(_parsers())):
+        try:
+            parser = load_plugin(ep)
+            why = parser.sniff(head, src.stats.shape)
+        except FormatPluginError as exc:
+            tried.append((ep.name, str(exc)))
+            continue
+        except Exception as exc:  # noqa: BLE001 - a plugin's bug must not hide the other formats
+            tried.append((ep.name, f"format plugin {ep.name!r} failed while sniffing: {type(exc).__name__}: {exc}"))
+            continue
+        if why is None:
+            return parser
+        tried.append((ep.name, why))
+    return None
 
 
 def _detect(head: Sequence[Record], src: Source) -> FormatParser:
@@ -61,6 +106,10 @@ def _detect(head: Sequence[Record], src: Source) -> FormatParser:
         if why is None:
             return parser
         tried.append((parser.name, why))
+    if head:
+        plugin = _sniff_plugins(head, src, tried)
+        if plugin is not None:
+            return plugin
     line = head[0][0] if head else (src.stats.unparsable[0].line if src.stats.unparsable else None)
     if not head:
         # Nothing a format could even look at: say what is wrong with the file, not what each
@@ -87,16 +136,20 @@ def _detect_name(head: Sequence[Record], src: Source) -> str:
         return "no supported format"
 
 
-def _parse_source(src: Source, format: str | None) -> Transcript:
+def _forced(format: str | None) -> FormatParser | None:
+    """The parser of a forced format (checked before the file is opened), ``None`` for detection."""
+    if format is None or format == "auto":
+        return None
+    found = _parsers().get(format) or _plugin_parser(format)
+    if found is None:
+        raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(available_formats())}")
+    return found
+
+
+def _parse_source(src: Source, format: str | None, forced: FormatParser | None) -> Transcript:
     records = src.records()
     head = list(islice(records, _HEAD))
-    if format is None or format == "auto":
-        parser = _detect(head, src)
-    else:
-        try:
-            parser = _parsers()[format]
-        except KeyError:
-            raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}") from None
+    parser = forced if forced is not None else _detect(head, src)
     b = TranscriptBuilder(src.path, parser.name, parser.agent)
     b.document = src.document_text()
     # The cyclic garbage collector is paused while the model grows: parsing makes trees, not
@@ -126,12 +179,37 @@ def load(path: str | os.PathLike[str], *, format: str | None = None) -> Transcri
         TranscriptError: the file cannot be read, or is empty.
         UnknownFormatError: no supported format recognised it (lists the reasons).
     """
-    return _parse_source(Source.open(path), format)
+    forced = _forced(format)
+    return _parse_source(Source.open(path), format, forced)
 
 
 def parse(data: str | bytes, *, format: str | None = None, path: str = "<memory>") -> Transcript:
     """Parse a transcript held in memory (same rules as ``load``)."""
-    return _parse_source(Source.from_bytes(data, path), format)
+    forced = _forced(format)
+    return _parse_source(Source.from_bytes(data, path), format, forced)
+
+
+def from_messages(messages: object, *, flavor: str | None = None) -> Transcript:
+    """A ``Transcript`` of an API message list held in memory, for agents in your own process.
+
+    Args:
+        messages: the conversation as the API takes it: a list of messages (Chat Completions,
+            Messages) or of input/output items (Responses), each a dict or an object of the
+            ``openai`` / ``anthropic`` SDKs (anything with ``model_dump``; the SDKs are not imported).
+            Dicts may hold SDK objects (``{"role": "assistant", "content": response.content}``).
+        flavor: ``"openai-chat"``, ``"anthropic-messages"`` or ``"openai-responses"``; ``None``
+            detects it from the messages (plain text only: ``openai-chat``).
+
+    Locations are ``<messages>:N``: ``line`` is the index in the list plus one.
+
+    Raises:
+        UsageError: *messages* is not a list, or *flavor* is unknown.
+        TranscriptParseError: an element is neither a dict nor an SDK object (names its index).
+        UnknownFormatError: ``flavor=None`` and the elements are not messages of one API.
+    """
+    from ._api import from_messages as _from_messages
+
+    return _from_messages(messages, flavor=flavor)
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:

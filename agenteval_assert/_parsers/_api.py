@@ -1,0 +1,1115 @@
+"""Message lists of the raw model APIs: ``openai-chat``, ``anthropic-messages``, ``openai-responses``.
+
+Users who build their own agent on a model API keep its conversation as the API's own message
+list. Three shapes are read, for each API:
+
+* a list of messages (items): a JSON array, or JSONL with one message per line;
+* a request body (``{"model", "messages": [...]}``, Responses ``{"model", "input": [...]}``),
+  optionally with the API's answer under ``"response"``, or a ``{"request": ..., "response": ...}``
+  dump; several dumps (one per line, or a JSON array of them) are read as one conversation, each
+  request's history being a prefix of the next one's;
+* an API response alone (``chat.completion``, a Messages ``message``, a Responses ``response``).
+
+What each API calls a tool call and its answer:
+
+* OpenAI Chat Completions: assistant ``tool_calls[{id, function{name, arguments}}]`` answered by
+  ``{"role": "tool", "tool_call_id"}`` messages; the legacy ``function_call`` is answered by the next
+  ``{"role": "function"}`` message. The API has **no error flag** on tool messages: no result is
+  marked as an error (a note in ``health`` says so).
+* Anthropic Messages: ``tool_use`` / ``server_tool_use`` / ``mcp_tool_use`` blocks answered by
+  ``tool_result`` / ``*_tool_result`` / ``mcp_tool_result`` blocks (``tool_use_id``); errors are
+  ``is_error: true`` or a server tool's ``*_error`` content.
+* OpenAI Responses: ``function_call`` / ``custom_tool_call`` / ``local_shell_call`` / ``shell_call``
+  / ``apply_patch_call`` / ``computer_call`` items answered by their ``*_output`` items
+  (``call_id``); hosted tools (``mcp_call``, ``web_search_call``, ``file_search_call``,
+  ``code_interpreter_call``, ``image_generation_call``) carry their own outcome. Errors:
+  ``mcp_call.error``, a failed status, ``apply_patch_call_output`` ``failed``, a non-zero
+  ``shell_call_output`` exit code; function outputs have no error flag.
+
+The three APIs' plain text messages (``{"role": "user", "content": "hi"}``) look the same: a file
+of only such messages is read as ``openai-chat``, and ``health.notes`` says that nothing told the
+APIs apart.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .._builder import TranscriptBuilder
+from .._reader import Record, Shape
+from ..model import Role, Transcript, Usage
+from ._common import as_int, content_text, decode_arguments, split_mcp_name, tool_kind
+
+__all__ = [
+    "API_FORMATS",
+    "AnthropicMessagesParser",
+    "OpenAIChatParser",
+    "OpenAIResponsesParser",
+    "classify",
+]
+
+CHAT = "openai-chat"
+ANTHROPIC = "anthropic-messages"
+RESPONSES = "openai-responses"
+#: The three formats, in the order an ambiguous file is given to them.
+API_FORMATS = (CHAT, ANTHROPIC, RESPONSES)
+_PREFERENCE = (CHAT, RESPONSES, ANTHROPIC)
+_ALL = frozenset(API_FORMATS)
+
+_CHAT_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+_RESPONSES_ROLES = frozenset({"system", "developer", "user", "assistant"})
+_ANTHROPIC_ROLES = frozenset({"user", "assistant"})
+#: Message keys only Chat Completions has (``ChatCompletionMessage`` dumps carry the null ones too).
+_CHAT_KEYS = frozenset(
+    {"tool_calls", "tool_call_id", "function_call", "name", "refusal", "audio", "annotations", "reasoning_content"}
+)
+#: Keys of an Anthropic ``Message`` (an API response appended to the list).
+_ANTHROPIC_KEYS = frozenset({"stop_reason", "stop_sequence"})
+#: Keys of other agents' event envelopes: a record with one of them is not an API message.
+_FOREIGN_KEYS = frozenset({"timestamp", "delta", "sessionId", "session_id", "uuid", "parentUuid", "payload"})
+
+_RESPONSES_ITEMS = frozenset(
+    {
+        "message", "reasoning", "function_call", "function_call_output", "custom_tool_call",
+        "custom_tool_call_output", "local_shell_call", "local_shell_call_output", "shell_call",
+        "shell_call_output", "apply_patch_call", "apply_patch_call_output", "mcp_call", "mcp_list_tools",
+        "mcp_approval_request", "mcp_approval_response", "web_search_call", "file_search_call",
+        "code_interpreter_call", "image_generation_call", "computer_call", "computer_call_output",
+        "tool_search_call", "tool_search_output", "item_reference", "compaction", "compaction_trigger",
+        "additional_tools", "configuration_update", "program", "program_output",
+    }
+)
+#: Responses items that are kept out of the steps, with the reason counted in ``health.skipped``.
+_RESPONSES_SKIPPED = {
+    "mcp_list_tools": "mcp_list_tools (the tools an MCP server offers)",
+    "mcp_approval_request": "mcp_approval_request",
+    "mcp_approval_response": "mcp_approval_response",
+    "item_reference": "item_reference (points at a stored item: its content is not in the file)",
+    "compaction": "compaction (encrypted summary of the earlier history)",
+    "compaction_trigger": "compaction_trigger",
+    "additional_tools": "additional_tools (tool definitions)",
+    "configuration_update": "configuration_update",
+}
+#: Hosted tools whose item carries its own outcome (no ``*_output`` item follows).
+_HOSTED = {
+    "web_search_call": "web_search",
+    "file_search_call": "search",
+    "code_interpreter_call": "other",
+    "image_generation_call": "other",
+}
+
+#: Content part / block types, and which APIs use them.
+_PART_APIS: dict[str, frozenset[str]] = {
+    "text": frozenset({CHAT, ANTHROPIC}),
+    "image_url": frozenset({CHAT}),
+    "file": frozenset({CHAT}),
+    "input_audio": frozenset({CHAT, RESPONSES}),
+    "refusal": frozenset({CHAT, RESPONSES}),
+    "input_text": frozenset({RESPONSES}),
+    "output_text": frozenset({RESPONSES}),
+    "input_image": frozenset({RESPONSES}),
+    "input_file": frozenset({RESPONSES}),
+    "summary_text": frozenset({RESPONSES}),
+    "reasoning_text": frozenset({RESPONSES}),
+}
+_ANTHROPIC_BLOCKS = frozenset(
+    {
+        "tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "mcp_tool_use",
+        "mcp_tool_result", "image", "document", "search_result", "container_upload", "tool_reference",
+    }
+)
+#: Request-body keys accepted when a body has no ``model`` (a body always names its model).
+_BODY_KEYS = frozenset(
+    {"messages", "input", "system", "instructions", "tools", "tool_choice", "response", "metadata", "max_tokens"}
+)
+
+#: Tool names of the APIs' own tools (and common user-defined ones), by what they do.
+_API_KINDS = {
+    "bash": "shell",
+    "shell": "shell",
+    "local_shell_call": "shell",
+    "shell_call": "shell",
+    "bash_code_execution": "shell",
+    "run_shell_command": "shell",
+    "execute_command": "shell",
+    "web_search": "web_search",
+    "web_search_call": "web_search",
+    "web_fetch": "web_fetch",
+    "file_search_call": "search",
+    "read_file": "file_read",
+    "write_file": "file_write",
+    "edit_file": "file_edit",
+    "apply_patch": "file_edit",
+}
+_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor", "text_editor_code_execution"})
+_EDITOR_COMMANDS = {"view": "file_read", "create": "file_write"}
+_PATCH_OPS = {"create_file": "file_write", "update_file": "file_edit", "delete_file": "file_edit"}
+
+
+def api_kind(name: str, arguments: dict[str, Any]) -> str:
+    """What a tool of a raw-API agent does, from its name (and the editor's ``command``)."""
+    if name in _EDITOR_TOOLS:
+        return _EDITOR_COMMANDS.get(str(arguments.get("command")), "file_edit")
+    if name == "apply_patch_call":
+        return _PATCH_OPS.get(str(arguments.get("type")), "file_edit")
+    return _API_KINDS.get(name) or tool_kind(name)
+
+
+# -- detection ----------------------------------------------------------------------------------
+
+
+def _dict(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
+def _str(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _unwrap(r: dict[str, Any]) -> dict[str, Any]:
+    """An Agents SDK run item (``{"type": "tool_call_item", "raw_item": {...}}``) → its raw item."""
+    t = r.get("type")
+    raw = r.get("raw_item")
+    if isinstance(t, str) and t.endswith("_item") and isinstance(raw, dict):
+        return raw
+    return r
+
+
+def _part_apis(part: Any) -> frozenset[str]:
+    if not isinstance(part, dict):
+        return _ALL
+    pt = part.get("type")
+    if not isinstance(pt, str):
+        return _ALL
+    if pt in _PART_APIS:
+        return _PART_APIS[pt]
+    if pt in _ANTHROPIC_BLOCKS or pt.endswith("_tool_result"):
+        return frozenset({ANTHROPIC})
+    return _ALL  # a part type none of the tables knows yet: no verdict
+
+
+def compat(r: dict[str, Any]) -> frozenset[str] | None:
+    """The APIs a message/item record can belong to; ``None`` when it is not one at all."""
+    r = _unwrap(r)
+    if not _FOREIGN_KEYS.isdisjoint(r):
+        return None
+    t = r.get("type")
+    if t is not None and t != "message":
+        if isinstance(t, str) and t in _RESPONSES_ITEMS:
+            return frozenset({RESPONSES})
+        return None
+    role = r.get("role")
+    if not isinstance(role, str) or role not in _CHAT_ROLES:
+        return None
+    ok = set(_ALL)
+    if t == "message":
+        ok.discard(CHAT)
+    if role not in _ANTHROPIC_ROLES:
+        ok.discard(ANTHROPIC)
+    if role not in _RESPONSES_ROLES:
+        ok.discard(RESPONSES)
+    if not _CHAT_KEYS.isdisjoint(r):
+        ok &= {CHAT}
+    if not _ANTHROPIC_KEYS.isdisjoint(r):
+        ok &= {ANTHROPIC}
+    content = r.get("content")
+    if isinstance(content, list):
+        for part in content:
+            ok &= _part_apis(part)
+    elif content is not None and not isinstance(content, str):
+        return None
+    return frozenset(ok)
+
+
+def _is_response(r: dict[str, Any]) -> bool:
+    obj = r.get("object")
+    return (obj == "chat.completion" and isinstance(r.get("choices"), list)) or (
+        obj == "response" and isinstance(r.get("output"), list)
+    )
+
+
+def _is_body(r: dict[str, Any]) -> bool:
+    if "role" in r or "type" in r:
+        return False
+    if not (isinstance(r.get("messages"), list) or isinstance(r.get("input"), (list, str))):
+        return False
+    return isinstance(r.get("model"), str) or r.keys() <= _BODY_KEYS
+
+
+def dump_parts(r: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any] | None] | None:
+    """``(request body, response)`` of a dump record, or ``None`` when *r* is not a dump."""
+    req = r.get("request")
+    if isinstance(req, dict) and _is_body(req):
+        resp = r.get("response")
+        return req, resp if isinstance(resp, dict) else None
+    if _is_body(r):
+        resp = r.get("response")
+        return r, resp if isinstance(resp, dict) else None
+    if _is_response(r):
+        return None, r
+    return None
+
+
+def _tools_apis(tools: Any) -> frozenset[str]:
+    ok = set(_ALL)
+    if isinstance(tools, list):
+        for tool in tools:
+            if not isinstance(tool, dict):
+                continue
+            if isinstance(tool.get("function"), dict):
+                ok &= {CHAT}
+            elif "input_schema" in tool:
+                ok &= {ANTHROPIC}
+            elif tool.get("type") == "function" and "name" in tool:
+                ok &= {RESPONSES}
+    return frozenset(ok)
+
+
+def _dump_apis(req: dict[str, Any] | None, resp: dict[str, Any] | None) -> tuple[frozenset[str], str | None]:
+    """The APIs a dump can belong to, and (when it fits none) why."""
+    ok = set(_ALL)
+    if req is not None:
+        if isinstance(req.get("messages"), list):
+            ok &= {CHAT, ANTHROPIC}
+            for i, m in enumerate(req["messages"]):
+                c = compat(m) if isinstance(m, dict) else None
+                if c is None:
+                    return frozenset(), f"messages[{i}] is not a message"
+                ok &= c
+            if "system" in req:
+                ok &= {ANTHROPIC}
+        else:
+            ok &= {RESPONSES}
+            items = req.get("input")
+            if isinstance(items, list):
+                for i, m in enumerate(items):
+                    c = compat(m) if isinstance(m, dict) else None
+                    if c is None:
+                        return frozenset(), f"input[{i}] is not an input item"
+        ok &= _tools_apis(req.get("tools"))
+    if resp is not None:
+        obj = resp.get("object")
+        if obj == "chat.completion":
+            ok &= {CHAT}
+        elif obj == "response":
+            ok &= {RESPONSES}
+        elif resp.get("type") == "message":
+            ok &= {ANTHROPIC}
+    return frozenset(ok), None
+
+
+def _keys(r: dict[str, Any]) -> str:
+    ks = sorted(map(str, r))
+    return "keys: " + ", ".join(ks[:6]) + (" ..." if len(ks) > 6 else "") if ks else "an empty object"
+
+
+def classify(head: Sequence[Record]) -> tuple[str | None, str, frozenset[str]]:
+    """Which API list *head* is: ``(format or None, reason, every API it fits)``.
+
+    Every head record must be a message (item) or a request/response dump; the APIs they fit are
+    intersected. When several remain (plain text messages), the first of ``openai-chat``,
+    ``openai-responses``, ``anthropic-messages`` wins.
+    """
+    if not head:
+        return None, "no records", frozenset()
+    ok = set(_ALL)
+    for line, r in head:
+        parts = dump_parts(r)
+        if parts is not None:
+            c, why = _dump_apis(*parts)
+            if why is not None:
+                return None, f"line {line}: a request body whose {why}", frozenset()
+        else:
+            c2 = compat(r)
+            if c2 is None:
+                return (
+                    None,
+                    f"line {line} is neither an API message nor a request/response dump ({_keys(r)})",
+                    frozenset(),
+                )
+            c = c2
+        before = set(ok)
+        ok &= c
+        if not ok:
+            fits = ", ".join(sorted(c)) or "no API"
+            why = f"line {line} fits {fits} but the records before it fit {', '.join(sorted(before))}"
+            return None, why, frozenset()
+    chosen = next(f for f in _PREFERENCE if f in ok)
+    return chosen, "", frozenset(ok)
+
+
+# -- locating nested elements of a single JSON document -----------------------------------------
+
+_WS = " \t\r\n"
+_DECODER = json.JSONDecoder()
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    n = len(text)
+    while pos < n and text[pos] in _WS:
+        pos += 1
+    return pos
+
+
+def _seek(text: str, path: Sequence[str | int]) -> int:
+    """Offset of the value at *path* (keys and array indexes) in the JSON *text*; raises when absent."""
+    pos = _skip_ws(text, 0)
+    for step in path:
+        if isinstance(step, str):
+            if text[pos] != "{":
+                raise ValueError("not an object")
+            pos = _skip_ws(text, pos + 1)
+            while True:
+                if text[pos] == "}":
+                    raise ValueError(f"no key {step!r}")
+                key, pos = _DECODER.raw_decode(text, pos)
+                pos = _skip_ws(text, pos)
+                pos = _skip_ws(text, pos + 1)  # the colon
+                if key == step:
+                    break
+                _, pos = _DECODER.raw_decode(text, pos)
+                pos = _skip_ws(text, pos)
+                if text[pos] == ",":
+                    pos = _skip_ws(text, pos + 1)
+        else:
+            if text[pos] != "[":
+                raise ValueError("not an array")
+            pos = _skip_ws(text, pos + 1)
+            for _ in range(step):
+                _, pos = _DECODER.raw_decode(text, pos)
+                pos = _skip_ws(text, pos)
+                if text[pos] != ",":
+                    raise ValueError("index out of range")
+                pos = _skip_ws(text, pos + 1)
+    return pos
+
+
+class _Lines:
+    """Line numbers of values inside one JSON document, found by walking its text once per path."""
+
+    def __init__(self, text: str | None, base: Sequence[str | int]) -> None:
+        self.text = text
+        self.base = tuple(base)
+
+    def of(self, path: Sequence[str | int], default: int) -> int:
+        if self.text is None:
+            return default
+        try:
+            pos = _seek(self.text, self.base + tuple(path))
+        except (ValueError, IndexError):
+            return default
+        return self.text.count("\n", 0, pos) + 1
+
+    def elements(self, path: Sequence[str | int], n: int, default: int) -> list[int]:
+        """The line of each of the first *n* elements of the array at *path*."""
+        if self.text is None or n == 0:
+            return [default] * n
+        text = self.text
+        try:
+            pos = _seek(text, self.base + tuple(path))
+            if text[pos] != "[":
+                raise ValueError("not an array")
+            pos = _skip_ws(text, pos + 1)
+            out: list[int] = []
+            line, seen = 1 + text.count("\n", 0, pos), pos
+            for _ in range(n):
+                line += text.count("\n", seen, pos)
+                seen = pos
+                out.append(line)
+                _, pos = _DECODER.raw_decode(text, pos)
+                pos = _skip_ws(text, pos)
+                if text[pos] == ",":
+                    pos = _skip_ws(text, pos + 1)
+            return out
+        except (ValueError, IndexError):
+            return [default] * n
+
+
+# -- parsing --------------------------------------------------------------------------------------
+
+
+def _usage(u: dict[str, Any], fmt: str) -> Usage | None:
+    """An API ``usage`` object in our terms (uncached input; reasoning reported apart, as well)."""
+    if fmt == ANTHROPIC:
+        inp = as_int(u.get("input_tokens"))
+        out = as_int(u.get("output_tokens"))
+        read = as_int(u.get("cache_read_input_tokens"))
+        write = as_int(u.get("cache_creation_input_tokens"))
+        if inp is None and out is None:
+            return None
+        return Usage(input_tokens=inp, output_tokens=out, cache_read_tokens=read, cache_write_tokens=write)
+    if fmt == CHAT:
+        inp = as_int(u.get("prompt_tokens"))
+        out = as_int(u.get("completion_tokens"))
+        cached = as_int(_dict(u.get("prompt_tokens_details")).get("cached_tokens"))
+        reasoning = as_int(_dict(u.get("completion_tokens_details")).get("reasoning_tokens"))
+    else:
+        inp = as_int(u.get("input_tokens"))
+        out = as_int(u.get("output_tokens"))
+        cached = as_int(_dict(u.get("input_tokens_details")).get("cached_tokens"))
+        reasoning = as_int(_dict(u.get("output_tokens_details")).get("reasoning_tokens"))
+    if inp is None and out is None:
+        return None
+    if inp is not None and cached:
+        inp = max(inp - cached, 0)  # OpenAI's input includes the cached tokens; ours does not
+    return Usage(input_tokens=inp, output_tokens=out, cache_read_tokens=cached, reasoning_tokens=reasoning)
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else a + b
+
+
+#: Stop reasons that mean the model's output was cut short.
+_CUT = {"length": "finish_reason length", "max_tokens": "stop_reason max_tokens",
+        "model_context_window_exceeded": "stop_reason model_context_window_exceeded"}
+
+
+class _Run:
+    """One parse of an API message list (any of the three flavours)."""
+
+    def __init__(self, fmt: str, b: TranscriptBuilder) -> None:
+        self.fmt = fmt
+        self.b = b
+        self.fits = set(_ALL)
+        self.history = 0  # messages of the conversation read from dumps so far
+        self.dumps = 0
+        self.records = 0
+        self.usage: Usage | None = None
+        self.responses = 0
+        self.cut: str | None = None  # the last response was cut short, and nothing followed it
+        self.unflagged = 0  # results of a kind that has no error flag
+        self.usage_reports = 0
+        self.legacy: list[str] = []  # chat ``function_call`` keys waiting for a ``function`` message
+        self.item_keys: dict[str, str] = {}  # Responses item id -> call key (local_shell_call_output)
+        self.systems: set[str] = set()
+
+    # -- driving ---------------------------------------------------------------------------------
+
+    def feed(self, records: Iterator[Record]) -> None:
+        for line, r in records:
+            self.records += 1
+            parts = dump_parts(r)
+            if parts is not None:
+                self.dump(line, r, *parts)
+                continue
+            c = compat(r)
+            if c is None:
+                t = r.get("type")
+                self.b.unknown(f"type {t}" if isinstance(t, str) else "record that is not a message")
+                continue
+            self.fits &= c
+            self.item(line, _unwrap(r))
+        self.finish()
+
+    def lines_for(self, line: int) -> _Lines:
+        """Where values of the current dump record are, when the file is one JSON document."""
+        doc = self.b.document
+        if doc is None:
+            return _Lines(None, ())
+        first = doc.lstrip(" \t\r\n\ufeff")[:1]
+        if first == "{":
+            return _Lines(doc.lstrip("\ufeff"), ()) if self.records == 1 else _Lines(None, ())
+        return _Lines(doc.lstrip("\ufeff"), (self.records - 1,))
+
+    def dump(self, line: int, r: dict[str, Any], req: dict[str, Any] | None, resp: dict[str, Any] | None) -> None:
+        b = self.b
+        self.dumps += 1
+        where = self.lines_for(line)
+        base: tuple[str, ...] = ("request",) if req is not None and r.get("request") is req else ()
+        c, _ = _dump_apis(req, resp)
+        self.fits &= c
+        if req is not None:
+            model = _str(req.get("model"))
+            if model and b.model is None:
+                b.model = model
+            system = req.get("system") if self.fmt == ANTHROPIC else req.get("instructions")
+            text = content_text(system) if system is not None else ""
+            if text and text not in self.systems:
+                self.systems.add(text)
+                b.message("system", text, where.of((*base, "system" if self.fmt == ANTHROPIC else "instructions"), line),
+                          meta=True)
+            key = "input" if self.fmt == RESPONSES and "messages" not in req else "messages"
+            items = req.get(key)
+            if isinstance(items, str):
+                items = [{"role": "user", "content": items}]
+            if isinstance(items, list):
+                # A request chained with previous_response_id holds only the new items.
+                start = 0 if req.get("previous_response_id") else self.history
+                if len(items) < start:
+                    b.note("a request's history is shorter than the conversation read before it (trimmed or "
+                           "rewritten history): its messages are read from the start again")
+                    start = 0
+                elif start:
+                    b.skip("messages repeated from an earlier request", start)
+                lines = where.elements((*base, key), len(items), line)
+                for i in range(start, len(items)):
+                    m = items[i]
+                    if isinstance(m, dict):
+                        self.item(lines[i], _unwrap(m))
+                    else:
+                        b.skip(f"{key} element that is not an object")
+                self.history = len(items)
+        if resp is not None:
+            rbase: tuple[str, ...] = ("response",) if r.get("response") is resp else ()
+            self.response(where.of(rbase, line), resp, where, rbase)
+
+    def response(self, line: int, resp: dict[str, Any], where: _Lines, base: tuple[str, ...]) -> None:
+        b = self.b
+        self.responses += 1
+        rid = _str(resp.get("id"))
+        if rid:
+            b.metadata.setdefault("response_ids", []).append(rid)
+        model = _str(resp.get("model"))
+        if model:
+            b.model = model  # the snapshot that answered, more precise than the request's alias
+        if self.fmt == ANTHROPIC or resp.get("type") == "message":
+            self.item(line, resp)
+            self.history += 1
+            return
+        u = _dict(resp.get("usage"))
+        self.add_usage(_usage(u, self.fmt) if u else None)
+        if resp.get("object") == "chat.completion":
+            choices = [c for c in resp.get("choices") or () if isinstance(c, dict)]
+            if not choices:
+                b.skip("chat.completion without choices")
+                return
+            if len(choices) > 1:
+                b.note(f"a chat.completion has {len(choices)} choices: only the first is read as the continuation")
+                b.skip("chat.completion choices after the first", len(choices) - 1)
+            msg = choices[0].get("message")
+            if isinstance(msg, dict):
+                self.item(where.of((*base, "choices", 0, "message"), line), msg)
+                self.history += 1
+            reason = _str(choices[0].get("finish_reason"))
+            self.cut = _CUT.get(reason or "")
+            if reason == "content_filter":
+                b.note("the response's finish_reason is content_filter: the output was filtered")
+            return
+        out = [o for o in resp.get("output") or () if isinstance(o, dict)]
+        lines = where.elements((*base, "output"), len(resp.get("output") or ()), line)
+        for i, item in enumerate(resp.get("output") or ()):
+            if isinstance(item, dict):
+                self.item(lines[i], _unwrap(item))
+        self.history += len(out)
+        status = _str(resp.get("status"))
+        if status == "failed":
+            err = _dict(resp.get("error"))
+            b.error(_str(err.get("message")) or "the response failed", line)
+        elif status == "incomplete":
+            why = _str(_dict(resp.get("incomplete_details")).get("reason")) or "unknown"
+            self.cut = f"status incomplete ({why})"
+        else:
+            self.cut = None
+
+    def add_usage(self, u: Usage | None) -> None:
+        if u is None:
+            return
+        self.usage_reports += 1
+        a = self.usage
+        self.usage = u if a is None else Usage(
+            input_tokens=_add(a.input_tokens, u.input_tokens),
+            output_tokens=_add(a.output_tokens, u.output_tokens),
+            cache_read_tokens=_add(a.cache_read_tokens, u.cache_read_tokens),
+            cache_write_tokens=_add(a.cache_write_tokens, u.cache_write_tokens),
+            reasoning_tokens=_add(a.reasoning_tokens, u.reasoning_tokens),
+        )
+
+    def finish(self) -> None:
+        b = self.b
+        if self.usage is not None:
+            b.usage = self.usage
+            n = self.usage_reports
+            b.usage_mode = "reported by the API response" if n == 1 else f"summed over {n} API responses"
+        if self.cut is not None:
+            b.run_ended = False
+            b.note(f"the last API response was cut short ({self.cut}): the conversation did not end there")
+        if self.unflagged:
+            b.note(f"{self.fmt}: tool results carry no error flag, so no result is marked as an error "
+                   "(read the output text)")
+        if self.records and len(self.fits) > 1:
+            b.note(f"nothing in the file tells {', '.join(f for f in _PREFERENCE if f in self.fits)} apart "
+                   f"(plain text messages only): read as {self.fmt}")
+        elif self.records and self.fmt not in self.fits:
+            b.note(f"the records do not all fit {self.fmt}: what does not is counted as unknown")
+
+    # -- one message / item ------------------------------------------------------------------------
+
+    def item(self, line: int, r: dict[str, Any]) -> None:
+        self.cut = None  # something follows the last response: it was not the end
+        if self.fmt == CHAT:
+            self.chat(line, r)
+        elif self.fmt == ANTHROPIC:
+            self.anthropic(line, r)
+        else:
+            self.responses_item(line, r)
+
+    def call(self, key: str | None, line: int, *, name: str, arguments: dict[str, Any], kind: str | None = None,
+             raw_arguments: str | None = None, server: str | None = None, tool: str | None = None,
+             suffix: str = "") -> str | None:
+        """Record a call; its key is the native id, or ``@line`` for a call that has none."""
+        b = self.b
+        native = key if key is not None else f"line:{line}{suffix}"
+        k = key if key is not None else f"@{line}{suffix}"
+        if server is None and tool is None:
+            server, tool = split_mcp_name(name)
+        if not b.call(k, id=native, name=name, kind=kind or api_kind(name, arguments), arguments=arguments,
+                      line=line, raw_arguments=raw_arguments, server=server, tool=tool):
+            b.skip("call repeating a known id")
+            return None
+        return k
+
+    # -- OpenAI Chat Completions -------------------------------------------------------------------
+
+    def chat(self, line: int, m: dict[str, Any]) -> None:
+        b = self.b
+        role = m.get("role")
+        content = m.get("content")
+        if role in ("system", "developer"):
+            text = content_text(content)
+            if text:
+                b.message("system", text, line, meta=True)
+            else:
+                b.skip(f"{role} message without text")
+        elif role == "user":
+            text = content_text(content)
+            if text:
+                b.message("user", text, line)
+            else:
+                b.skip("user message without text (images, audio, files)")
+        elif role == "assistant":
+            self.chat_assistant(line, m)
+        elif role == "tool":
+            tcid = _str(m.get("tool_call_id"))
+            if tcid is None:
+                b.skip("tool message without tool_call_id")
+                return
+            self.unflagged += 1
+            b.result(tcid, text=content_text(content), raw=None if isinstance(content, str) else content, line=line)
+        elif role == "function":
+            self.unflagged += 1
+            name = _str(m.get("name"))
+            key = None
+            for i in range(len(self.legacy) - 1, -1, -1):
+                info = b.call_info(self.legacy[i])
+                if name is None or (info is not None and info.name == name):
+                    key = self.legacy.pop(i)
+                    break
+            if key is None:
+                b.orphan_results.append(f"function:{name or '?'}@{line}")
+                return
+            b.result(key, text=content_text(content), line=line)
+        else:
+            b.unknown(f"message role {role}")
+
+    def chat_assistant(self, line: int, m: dict[str, Any]) -> None:
+        b = self.b
+        reasoning = _str(m.get("reasoning_content")) or _str(m.get("reasoning"))
+        if reasoning:
+            b.thinking(reasoning, line)
+        text = content_text(m.get("content"))
+        refusal = _str(m.get("refusal"))
+        if refusal and refusal not in text:
+            text = f"{text}\n{refusal}" if text else refusal
+        if text:
+            b.message("assistant", text, line)
+        calls = m.get("tool_calls")
+        n = 0
+        if isinstance(calls, list):
+            for i, tc in enumerate(calls):
+                if not isinstance(tc, dict):
+                    b.skip("tool call that is not an object")
+                    continue
+                tid = _str(tc.get("id"))
+                fn = tc.get("function")
+                custom = tc.get("custom")
+                if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+                    args, raw = decode_arguments(fn.get("arguments"))
+                    self.call(tid, line, name=fn["name"], arguments=args, raw_arguments=raw, suffix=f"#{i}")
+                elif isinstance(custom, dict) and isinstance(custom.get("name"), str):
+                    inp = custom.get("input")
+                    self.call(tid, line, name=custom["name"], arguments={} if inp is None else {"input": inp},
+                              suffix=f"#{i}")
+                else:
+                    b.skip("tool call without a function name")
+                    continue
+                n += 1
+        fc = m.get("function_call")
+        if isinstance(fc, dict) and isinstance(fc.get("name"), str):
+            args, raw = decode_arguments(fc.get("arguments"))
+            key = self.call(None, line, name=fc["name"], arguments=args, raw_arguments=raw, suffix="#function_call")
+            if key is not None:
+                self.legacy.append(key)
+            n += 1
+        if not text and not reasoning and not n:
+            b.skip("assistant message without text or calls")
+
+    # -- Anthropic Messages ------------------------------------------------------------------------
+
+    def anthropic(self, line: int, m: dict[str, Any]) -> None:
+        b = self.b
+        if m.get("type") == "message":  # an API response appended to the list
+            u = _dict(m.get("usage"))
+            if u:
+                self.add_usage(_usage(u, ANTHROPIC))
+            model = _str(m.get("model"))
+            if model:
+                b.model = model
+            reason = _str(m.get("stop_reason"))
+            self.cut = _CUT.get(reason or "")
+            if reason == "refusal":
+                b.note("a response's stop_reason is refusal")
+        role = m.get("role")
+        if role not in ("user", "assistant"):
+            b.unknown(f"message role {role}")
+            return
+        who: Role = "user" if role == "user" else "assistant"
+        content = m.get("content")
+        if isinstance(content, str):
+            if content:
+                b.message(who, content, line)
+            else:
+                b.skip(f"{role} message without text")
+            return
+        if not isinstance(content, list):
+            b.skip(f"{role} message without content")
+            return
+        texts: list[str] = []  # consecutive text blocks, with their separators
+
+        def flush() -> None:
+            if texts:
+                text = "".join(texts)
+                if text.strip():
+                    b.message(who, text, line)
+                texts.clear()
+
+        prev_cited = False
+        for i, block in enumerate(content):
+            if not isinstance(block, dict):
+                b.skip("content block that is not an object")
+                continue
+            bt = block.get("type")
+            if bt == "text":
+                cited = bool(block.get("citations"))
+                if texts:
+                    # Citations split one answer into several blocks: they join with nothing.
+                    texts.append("" if cited or prev_cited else "\n")
+                texts.append(_str(block.get("text")) or "")
+                prev_cited = cited
+                continue
+            flush()
+            if bt == "thinking":
+                thought = _str(block.get("thinking"))
+                if thought:
+                    b.thinking(thought, line)
+                else:
+                    b.skip("thinking block without text")
+            elif bt == "redacted_thinking":
+                b.skip("redacted_thinking (encrypted)")
+            elif bt in ("tool_use", "server_tool_use", "mcp_tool_use"):
+                name = _str(block.get("name"))
+                if name is None:
+                    b.skip(f"{bt} without a name")
+                    continue
+                args, raw = decode_arguments(block.get("input"))
+                server = _str(block.get("server_name")) if bt == "mcp_tool_use" else None
+                self.call(_str(block.get("id")), line, name=name, arguments=args, raw_arguments=raw,
+                          server=server, tool=name if server else None, kind="mcp" if server else None,
+                          suffix=f"#{i}")
+            elif isinstance(bt, str) and (bt == "tool_result" or bt.endswith("_tool_result")):
+                self.anthropic_result(line, bt, block)
+            elif bt in ("image", "document", "search_result", "container_upload", "tool_reference"):
+                b.skip(f"{bt} block")
+            else:
+                b.unknown(f"content block {bt}")
+        flush()
+
+    def anthropic_result(self, line: int, bt: str, block: dict[str, Any]) -> None:
+        b = self.b
+        tid = _str(block.get("tool_use_id"))
+        if tid is None:
+            b.skip(f"{bt} without tool_use_id")
+            return
+        content = block.get("content")
+        is_error = block.get("is_error") is True
+        exit_code = None
+        if isinstance(content, dict):  # a server tool's result object
+            ct = _str(content.get("type")) or ""
+            if ct.endswith("_error") or "error_code" in content:
+                is_error = True
+                text = str(content.get("error_code") or ct)
+            else:
+                parts = [p for p in (_str(content.get("stdout")), _str(content.get("stderr"))) if p]
+                text = "\n".join(parts) or content_text(content)
+                exit_code = as_int(content.get("return_code"))
+        elif isinstance(content, list):
+            text = content_text(content)
+            if not text:  # web search results: titles and URLs
+                text = "\n".join(
+                    " ".join(s for s in (_str(p.get("title")), _str(p.get("url"))) if s)
+                    for p in content if isinstance(p, dict) and ("url" in p or "title" in p)
+                )
+        else:
+            text = content_text(content)
+        b.result(tid, text=text, raw=None if isinstance(content, str) else content, is_error=is_error,
+                 exit_code=exit_code, line=line)
+
+    # -- OpenAI Responses --------------------------------------------------------------------------
+
+    def responses_item(self, line: int, r: dict[str, Any]) -> None:
+        b = self.b
+        t = r.get("type", "message" if "role" in r else None)
+        if t == "message":
+            role = r.get("role")
+            text = content_text(r.get("content"))
+            if role == "assistant":
+                if text:
+                    b.message("assistant", text, line)
+                else:
+                    b.skip("assistant message without text")
+            elif role == "user":
+                if text:
+                    b.message("user", text, line)
+                else:
+                    b.skip("user message without text (images, files)")
+            elif role in ("system", "developer"):
+                if text:
+                    b.message("system", text, line, meta=True)
+                else:
+                    b.skip(f"{role} message without text")
+            else:
+                b.unknown(f"message role {role}")
+            return
+        if not isinstance(t, str):
+            b.unknown("item without type")
+            return
+        if t == "reasoning":
+            text = content_text(r.get("summary")) or content_text(r.get("content"))
+            if text:
+                b.thinking(text, line)
+            else:
+                b.skip("reasoning with no readable text (encrypted only)")
+        elif t in _RESPONSES_SKIPPED:
+            b.skip(_RESPONSES_SKIPPED[t])
+        elif t in _HOSTED:
+            self.hosted(line, t, r)
+        elif t == "mcp_call":
+            self.mcp_call(line, r)
+        elif t.endswith("_output"):
+            self.responses_output(line, t, r)
+        elif t.endswith("_call") or t == "program":
+            self.responses_call(line, t, r)
+        else:
+            b.unknown(f"item {t}")
+
+    def responses_call(self, line: int, t: str, r: dict[str, Any]) -> None:
+        cid = _str(r.get("call_id")) or _str(r.get("id"))
+        raw: str | None = None
+        if t in ("function_call", "custom_tool_call", "tool_search_call"):
+            name = _str(r.get("name")) or t
+            ns = _str(r.get("namespace"))
+            if ns and not name.startswith(ns):
+                name = f"{ns}__{name}"
+            if t == "custom_tool_call":
+                inp = r.get("input")
+                args: dict[str, Any] = {} if inp is None else {"input": inp}
+            else:
+                args, raw = decode_arguments(r.get("arguments"))
+        elif t == "local_shell_call":
+            name, args = t, {k: v for k, v in _dict(r.get("action")).items() if k != "type"}
+        elif t == "shell_call":
+            name, args = t, dict(_dict(r.get("action")))
+            cmds = args.get("commands")
+            if isinstance(cmds, list) and all(isinstance(c, str) for c in cmds):
+                args["command"] = "\n".join(cmds)
+        elif t == "apply_patch_call":
+            name, args = t, dict(_dict(r.get("operation")))
+        elif t == "program":
+            name, args = t, {"code": r.get("code")}
+        else:  # computer_call and future *_call items
+            name, args = t, dict(_dict(r.get("action")))
+        key = self.call(cid, line, name=name, arguments=args, raw_arguments=raw)
+        item_id = _str(r.get("id"))
+        if key is not None and item_id:
+            self.item_keys[item_id] = key
+
+    def responses_output(self, line: int, t: str, r: dict[str, Any]) -> None:
+        b = self.b
+        cid = _str(r.get("call_id"))
+        if cid is None and t == "local_shell_call_output":
+            rid = _str(r.get("id"))
+            cid = self.item_keys.get(rid, rid) if rid else None
+        if cid is None:
+            b.skip(f"{t} without call_id")
+            return
+        out = r.get("output")
+        is_error = False
+        exit_code = None
+        status = None
+        if t == "shell_call_output" and isinstance(out, list):
+            parts: list[str] = []
+            for o in out:
+                o = _dict(o)
+                parts.extend(s for s in (_str(o.get("stdout")), _str(o.get("stderr"))) if s)
+                outcome = _dict(o.get("outcome"))
+                if outcome.get("type") == "timeout":
+                    is_error = True
+                code = as_int(outcome.get("exit_code"))
+                if code is not None and (exit_code is None or exit_code == 0):
+                    exit_code = code
+            text = "\n".join(parts)
+        else:
+            text = out if isinstance(out, str) else content_text(out)
+            if t == "program_output":
+                text = text or json.dumps(r.get("result"), ensure_ascii=False)
+        if t == "apply_patch_call_output" and r.get("status") == "failed":
+            is_error = True
+        if t in ("function_call_output", "custom_tool_call_output"):
+            self.unflagged += 1
+        if r.get("status") == "incomplete":
+            status = "interrupted"
+        b.result(cid, text=text, raw=None if isinstance(out, str) else out, is_error=is_error,
+                 exit_code=exit_code, status=status, line=line)
+
+    def hosted(self, line: int, t: str, r: dict[str, Any]) -> None:
+        b = self.b
+        if t == "file_search_call":
+            args: dict[str, Any] = {"queries": r.get("queries")}
+        elif t == "code_interpreter_call":
+            args = {"code": r.get("code")}
+        elif t == "image_generation_call":
+            args = {k: r[k] for k in ("revised_prompt", "size", "quality") if r.get(k) is not None}
+        else:
+            args = dict(_dict(r.get("action")))
+        key = self.call(_str(r.get("id")), line, name=t, arguments=args, kind=_HOSTED[t])
+        status = r.get("status")
+        if key is None or status not in ("completed", "failed", "incomplete"):
+            return  # still running when the list was saved: no outcome yet
+        if t == "file_search_call":
+            text = "\n".join(_str(_dict(x).get("text")) or "" for x in r.get("results") or ())
+        elif t == "code_interpreter_call":
+            text = "\n".join(_str(_dict(x).get("logs")) or "" for x in r.get("outputs") or ())
+        else:
+            text = ""
+        failed = status == "failed" or r.get("error") is not None
+        b.result(key, text=text, raw=r, is_error=failed, line=line,
+                 status="failed" if failed else "interrupted" if status == "incomplete" else "completed")
+
+    def mcp_call(self, line: int, r: dict[str, Any]) -> None:
+        b = self.b
+        name = _str(r.get("name")) or "mcp_call"
+        args, raw = decode_arguments(r.get("arguments"))
+        key = self.call(_str(r.get("id")), line, name=name, arguments=args, raw_arguments=raw,
+                        server=_str(r.get("server_label")), tool=name, kind="mcp")
+        if key is None:
+            return
+        err = r.get("error")
+        out = r.get("output")
+        if err is None and out is None and r.get("status") not in ("failed", "completed"):
+            return  # no outcome recorded yet
+        failed = err is not None or r.get("status") == "failed"
+        text = (err if isinstance(err, str) else json.dumps(err, ensure_ascii=False)) if err is not None else (
+            out if isinstance(out, str) else content_text(out))
+        b.result(key, text=text, raw=r, is_error=failed, line=line)
+
+
+class _ApiParser:
+    name: str
+    agent: str
+
+    def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
+        fmt, why, fits = classify(head)
+        if fmt == self.name:
+            return None
+        if fmt is None:
+            return why
+        return f"a {fmt} message list" + (f" (it could also be {self.name}, but {fmt} comes first)"
+                                          if self.name in fits else "")
+
+    def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
+        _Run(self.name, b).feed(records)
+
+
+class OpenAIChatParser(_ApiParser):
+    """OpenAI Chat Completions message lists (``tool_calls`` + ``tool`` messages)."""
+
+    name = CHAT
+    agent = "openai-api"
+
+
+class AnthropicMessagesParser(_ApiParser):
+    """Anthropic Messages lists (``tool_use`` / ``tool_result`` blocks)."""
+
+    name = ANTHROPIC
+    agent = "anthropic-api"
+
+
+class OpenAIResponsesParser(_ApiParser):
+    """OpenAI Responses input/output items (``function_call`` / ``function_call_output``)."""
+
+    name = RESPONSES
+    agent = "openai-api"
+
+
+# -- in-memory lists ------------------------------------------------------------------------------
+
+#: The path of every location of a transcript made by ``from_messages``.
+MESSAGES_PATH = "<messages>"
+
+
+def _plain(obj: Any, where: str) -> Any:
+    """*obj* as JSON data: SDK objects (anything with ``model_dump``) are dumped, deeply."""
+    if obj is None or isinstance(obj, (str, bool, int, float)):
+        return obj
+    if isinstance(obj, dict):
+        return {str(k): _plain(v, f"{where}.{k}") for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v, f"{where}[{i}]") for i, v in enumerate(obj)]
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):  # a pydantic model of the openai / anthropic SDKs (duck-typed: never imported)
+        return _plain(dump(mode="json"), where)
+    from collections.abc import Mapping
+
+    if isinstance(obj, Mapping):
+        return {str(k): _plain(v, f"{where}.{k}") for k, v in obj.items()}
+    raise TypeError(f"{where} is a {type(obj).__name__}, not JSON data nor an SDK object")
+
+
+def from_messages(messages: Any, *, flavor: str | None = None, path: str = MESSAGES_PATH) -> Transcript:
+    """A ``Transcript`` of a message list held in memory (see ``agenteval_assert.from_messages``)."""
+    from collections.abc import Iterable, Mapping
+
+    from .._reader import ReadStats
+    from ..exceptions import TranscriptParseError, UnknownFormatError, UsageError
+
+    if flavor is not None and flavor not in API_FORMATS:
+        raise UsageError(f"unknown flavor {flavor!r}; choose one of: {', '.join(API_FORMATS)}")
+    if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Iterable):
+        raise UsageError(
+            f"from_messages takes the list of messages (items), not a {type(messages).__name__}; "
+            "for a request body pass body['messages'] (Responses: body['input'])"
+        )
+    records: list[Record] = []
+    for i, m in enumerate(messages):
+        try:
+            data = _plain(m, f"messages[{i}]")
+        except TypeError as exc:
+            raise TranscriptParseError(str(exc), path=path, line=i + 1,
+                                       expected="a message: a dict or an SDK (pydantic) object") from None
+        if not isinstance(data, dict):
+            raise TranscriptParseError(f"messages[{i}] is a JSON {type(data).__name__}, not a message",
+                                       path=path, line=i + 1, expected="a message object")
+        records.append((i + 1, data))
+    parsers: dict[str, _ApiParser] = {
+        p.name: p for p in (OpenAIChatParser(), AnthropicMessagesParser(), OpenAIResponsesParser())
+    }
+    if flavor is None:
+        fmt, why, _ = classify(records)
+        if fmt is None:
+            raise UnknownFormatError(path=path, tried=[(f, why) for f in API_FORMATS])
+        flavor = fmt
+    parser = parsers[flavor]
+    b = TranscriptBuilder(path, parser.name, parser.agent)
+    parser.parse(iter(records), b)
+    return b.build(ReadStats(path=path, shape="json-array", lines=len(records), records=len(records)))
