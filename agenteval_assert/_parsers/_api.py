@@ -484,6 +484,33 @@ class _Run:
         self.legacy: list[str] = []  # chat ``function_call`` keys waiting for a ``function`` message
         self.item_keys: dict[str, str] = {}  # Responses item id -> call key (local_shell_call_output)
         self.systems: set[str] = set()
+        self._starts: list[int] | None = None  # offsets of the lines of a single-document file
+
+    def line_of_id(self, ident: str | None, line: int) -> int:
+        """In a JSON document, the line where *ident* first appears at or after *line*.
+
+        A message of a pretty-printed document spans many lines: its calls and results are
+        located on the line of their own id rather than where the message starts.
+        """
+        doc = self.b.document
+        if doc is None or not ident:
+            return line
+        if self._starts is None:
+            starts = [0]
+            pos = doc.find("\n")
+            while pos >= 0:
+                starts.append(pos + 1)
+                pos = doc.find("\n", pos + 1)
+            self._starts = starts
+        starts = self._starts
+        if not 0 < line <= len(starts):
+            return line
+        pos = doc.find(json.dumps(ident, ensure_ascii=False), starts[line - 1])
+        if pos < 0:
+            return line
+        from bisect import bisect_right
+
+        return bisect_right(starts, pos)
 
     # -- driving ---------------------------------------------------------------------------------
 
@@ -654,6 +681,7 @@ class _Run:
         k = key if key is not None else f"@{line}{suffix}"
         if server is None and tool is None:
             server, tool = split_mcp_name(name)
+        line = self.line_of_id(key, line)
         if not b.call(k, id=native, name=name, kind=kind or api_kind(name, arguments), arguments=arguments,
                       line=line, raw_arguments=raw_arguments, server=server, tool=tool):
             b.skip("call repeating a known id")
@@ -853,7 +881,7 @@ class _Run:
         else:
             text = content_text(content)
         b.result(tid, text=text, raw=None if isinstance(content, str) else content, is_error=is_error,
-                 exit_code=exit_code, line=line)
+                 exit_code=exit_code, line=self.line_of_id(tid, line))
 
     # -- OpenAI Responses --------------------------------------------------------------------------
 
