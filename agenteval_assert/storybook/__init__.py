@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from ._context import (
     AGENT_CONTEXT_PATH,
+    EVAL_PATH,
+    NICEEVAL_RESULTS_PATH,
+    PROMPT_PATH,
     RESULTS_PATH,
     TRANSCRIPT_PATH,
     EvalContext,
@@ -126,9 +129,12 @@ __all__ = [
     "ACCESSIBILITY_FAILED_TEXT",
     "AGENT_CONTEXT_PATH",
     "DISPLAY_REVIEW_CURATION_CRITERION",
+    "EVAL_PATH",
     "LEGACY_TO_CURRENT",
     "LEGACY_WORKFLOW_TOOL_NAMES",
+    "NICEEVAL_RESULTS_PATH",
     "PROFILES",
+    "PROMPT_PATH",
     "REPORT_MARKERS",
     "RESULTS_PATH",
     "SKILLS_GET",

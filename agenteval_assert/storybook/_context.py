@@ -2,6 +2,8 @@
 
 The reference suite reads ``__agent_eval__/agent.json``, ``results.json`` and ``transcript.txt``
 from the current directory and memoises what it computed for the life of the process (spec §1).
+Older NiceEval runs leave another layout: the fixture's ``PROMPT.md`` and ``EVAL.ts`` and the
+harness summary ``__niceeval__/results.json`` (same ``o11y.shellCommands``); both are read.
 Here everything hangs off one ``EvalContext`` object: build it from a saved sandbox directory
 (``EvalContext.from_sandbox``) or from parts (``EvalContext.from_parts``), pass it to every
 ``expect_*`` function, and throw it away. Values derived from the transcript are computed once per
@@ -26,6 +28,9 @@ from ..model import Location, ToolCall, Transcript
 
 __all__ = [
     "AGENT_CONTEXT_PATH",
+    "EVAL_PATH",
+    "NICEEVAL_RESULTS_PATH",
+    "PROMPT_PATH",
     "RESULTS_PATH",
     "TRANSCRIPT_PATH",
     "EvalContext",
@@ -40,6 +45,11 @@ __all__ = [
 AGENT_CONTEXT_PATH = "__agent_eval__/agent.json"
 RESULTS_PATH = "__agent_eval__/results.json"
 TRANSCRIPT_PATH = "__agent_eval__/transcript.txt"
+#: NiceEval sandboxes (runs before its sandbox summary moved host-side): the fixture's files and
+#: the harness summary ``{"o11y": {..., "shellCommands": [{command, exitCode?, success?}]}}``.
+NICEEVAL_RESULTS_PATH = "__niceeval__/results.json"
+PROMPT_PATH = "PROMPT.md"
+EVAL_PATH = "EVAL.ts"
 
 Generation = Literal["A", "B", "C", "C+"]
 Integration = Literal["mcp", "plugin", "none"]
@@ -125,18 +135,24 @@ class ShellCommand:
         location: where it is recorded: the transcript call when one has this exact text, else
             the line of ``results.json``.
         tool_call: the transcript's shell call with this text, where there is one.
+        exit_code / success: ``exitCode`` / ``success`` of the ``results.json`` entry, where the
+            harness recorded them.
     """
 
     command: str
     location: Location | None = None
     tool_call: ToolCall | None = None
+    exit_code: int | None = None
+    success: bool | None = None
 
     @property
     def succeeded(self) -> bool | None:
-        """The call's outcome where the transcript has it, else ``None``."""
-        if self.tool_call is None or self.tool_call.result is None:
-            return None
-        return not self.tool_call.is_error
+        """The call's outcome where the transcript has it, else what ``results.json`` recorded, else ``None``."""
+        if self.tool_call is not None and self.tool_call.result is not None:
+            return not self.tool_call.is_error
+        if self.success is not None:
+            return self.success
+        return None if self.exit_code is None else self.exit_code == 0
 
 
 def js_string(value: Any) -> str:
@@ -268,6 +284,9 @@ class EvalContext:
             as parts).
         notes: facts about how the context was built (e.g. shell commands taken from the
             transcript because ``results.json`` was absent).
+        layout: ``"agent-eval"`` (``__agent_eval__/``) or ``"niceeval"`` (``__niceeval__/``).
+        prompt: the fixture's ``PROMPT.md``, where the sandbox has one.
+        eval_path: the fixture's ``EVAL.ts``, where the sandbox has one.
     """
 
     agent: str
@@ -281,6 +300,9 @@ class EvalContext:
     results_path: Path | None = None
     agent_json_path: Path | None = None
     notes: tuple[str, ...] = ()
+    layout: Literal["agent-eval", "niceeval"] = "agent-eval"
+    prompt: str | None = None
+    eval_path: Path | None = None
     _cache: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
 
     # -- construction ------------------------------------------------------------------------
@@ -291,9 +313,18 @@ class EvalContext:
         directory: str | os.PathLike[str],
         *,
         profile: EvalProfile | None = None,
-        transcript: Transcript | None = None,
+        transcript: Transcript | str | os.PathLike[str] | None = None,
+        agent: str | None = None,
+        integration: str | None = None,
+        review: bool | None = None,
     ) -> EvalContext:
         """Read a saved sandbox: ``__agent_eval__/{agent,results}.json`` and ``transcript.txt``.
+
+        A NiceEval sandbox (``__niceeval__/results.json``, with the fixture's ``PROMPT.md`` and
+        ``EVAL.ts``) is read too: its shell commands come from ``__niceeval__/results.json``.
+        ``agent``, ``integration`` and ``review`` stand for (or override) ``agent.json``, which a
+        NiceEval sandbox has only when the eval wrote it; ``transcript`` (a file or a parsed
+        ``Transcript``) stands for ``transcript.txt``.
 
         Raises ``SandboxError`` naming the file when one is missing or malformed. A missing
         ``results.json`` is tolerated: the shell commands then come from the transcript (noted
@@ -303,31 +334,76 @@ class EvalContext:
         if not root.is_dir():
             raise SandboxError(f"{root}: not a directory (expected a saved sandbox)", path=str(root))
         agent_path = root / AGENT_CONTEXT_PATH
-        agent, integration, review = _validate_agent_json(
-            _read_json_file(agent_path, AGENT_CONTEXT_PATH), str(agent_path)
-        )
+        vercel = root / RESULTS_PATH
+        nice = root / NICEEVAL_RESULTS_PATH
+        niceeval = not vercel.exists() and nice.exists()
+        rpath: Path | None = nice if niceeval else vercel
+        notes: list[str] = []
+        if niceeval:
+            notes.append(f"a NiceEval sandbox: shell commands come from {NICEEVAL_RESULTS_PATH}")
         tpath = root / TRANSCRIPT_PATH
-        parsed = transcript if transcript is not None else _load_transcript(tpath, agent)
-        rpath = root / RESULTS_PATH
-        notes: list[str] = _transcript_notes(parsed, agent)
-        if rpath.exists():
-            shell = _shell_commands_from_results(rpath, parsed)
+        parsed: Transcript | None = None  # read below, once the agent is known
+        if isinstance(transcript, Transcript):
+            parsed = transcript
+        elif transcript is not None:
+            tpath = Path(transcript)
+            parsed = _load_transcript(tpath, agent or "claude-code")
+        if agent_path.exists() or not niceeval:
+            facts = _read_json_file(agent_path, AGENT_CONTEXT_PATH)
+        else:
+            facts = {}
+            notes.append(f"no {AGENT_CONTEXT_PATH}: agent and integration given as arguments")
+        if not isinstance(facts, dict):
+            facts = {"agent": _MISSING}
+        facts = {**facts, **{k: v for k, v in (("agent", agent), ("integration", integration), ("review", review))
+                             if v is not None}}
+        if niceeval and "agent" not in facts and parsed is not None and parsed.steps:
+            facts["agent"] = parsed.agent
+        if niceeval and not ("agent" in facts and "integration" in facts):
+            raise SandboxError(
+                f"{root}: a NiceEval sandbox without {AGENT_CONTEXT_PATH} needs the agent and the integration: "
+                "EvalContext.from_sandbox(dir, agent='claude-code', integration='plugin')",
+                path=str(agent_path),
+            )
+        agent_name, integ, rev = _validate_agent_json(facts, str(agent_path))
+        if parsed is None:
+            if tpath.exists() or not niceeval:
+                parsed = _load_transcript(tpath, agent_name)
+            elif integ != "plugin":
+                raise SandboxError(
+                    f"{root}: a NiceEval sandbox has no transcript, and with integration={integ} the workflow "
+                    f"calls come from it: pass transcript= (the agent's transcript file)",
+                    path=str(tpath),
+                )
+            else:
+                parsed = _empty_transcript("<no transcript>", agent_name)
+                tpath = None  # type: ignore[assignment]
+                notes.append("no transcript: checks of the final response and of transcript calls see nothing; "
+                             "pass transcript= to use one")
+        notes[:0] = _transcript_notes(parsed, agent_name)
+        if rpath is not None and rpath.exists():
+            shell = _shell_commands_from_results(rpath, parsed, RESULTS_PATH if not niceeval else NICEEVAL_RESULTS_PATH)
         else:
             shell = _shell_commands_from_transcript(parsed)
             notes.append(f"{RESULTS_PATH} is absent: shell commands are taken from the transcript")
-            rpath = None  # type: ignore[assignment]
+            rpath = None
+        prompt_file = root / PROMPT_PATH
+        eval_file = root / EVAL_PATH
         return cls(
-            agent=agent,
-            integration=integration,
-            review=review,
+            agent=agent_name,
+            integration=integ,
+            review=rev,
             transcript=parsed,
             workspace=root,
             profile=profile or EvalProfile(),
             shell_commands=tuple(shell),
             transcript_path=tpath,
             results_path=rpath,
-            agent_json_path=agent_path,
+            agent_json_path=agent_path if agent_path.exists() else None,
             notes=tuple(notes),
+            layout="niceeval" if niceeval else "agent-eval",
+            prompt=prompt_file.read_text(encoding="utf-8") if prompt_file.is_file() else None,
+            eval_path=eval_file if eval_file.is_file() else None,
         )
 
     @classmethod
@@ -363,7 +439,8 @@ class EvalContext:
         if shell_commands is not None:
             shell = _locate_commands(list(shell_commands), parsed, None, "")
         elif isinstance(results, Mapping):
-            shell = _locate_commands(_commands_of_results(results), parsed, None, "")
+            entries = _command_entries(results)
+            shell = _with_outcomes(_locate_commands([e["command"] for e in entries], parsed, None, ""), entries)
         elif results is not None:
             rpath = Path(results)
             shell = _shell_commands_from_results(rpath, parsed)
@@ -527,26 +604,46 @@ def _evolve(obj: Any, changes: dict[str, Any]) -> Any:
     return obj
 
 
-def _commands_of_results(data: Any) -> list[str]:
-    """``JSON.parse(results.json).o11y?.shellCommands`` → the string ``command`` values."""
+def _command_entries(data: Any) -> list[Mapping[str, Any]]:
+    """``JSON.parse(results.json).o11y?.shellCommands`` → the entries with a string ``command``."""
     if not isinstance(data, Mapping):
         return []
     o11y = data.get("o11y")
     cmds = o11y.get("shellCommands") if isinstance(o11y, Mapping) else None
     if not isinstance(cmds, list):
         return []
-    return [c["command"] for c in cmds if isinstance(c, Mapping) and isinstance(c.get("command"), str)]
+    return [c for c in cmds if isinstance(c, Mapping) and isinstance(c.get("command"), str)]
 
 
-def _shell_commands_from_results(path: Path, transcript: Transcript) -> list[ShellCommand]:
-    data = _read_json_file(path, RESULTS_PATH)
+def _commands_of_results(data: Any) -> list[str]:
+    """``JSON.parse(results.json).o11y?.shellCommands`` → the string ``command`` values."""
+    return [c["command"] for c in _command_entries(data)]
+
+
+def _with_outcomes(shell: list[ShellCommand], entries: list[Mapping[str, Any]]) -> list[ShellCommand]:
+    """The recorded ``exitCode`` / ``success`` of each entry (NiceEval and Vercel write them)."""
+    out = []
+    for sc, e in zip(shell, entries, strict=True):
+        code = e.get("exitCode")
+        ok = e.get("success")
+        out.append(attrs.evolve(
+            sc,
+            exit_code=code if isinstance(code, int) and not isinstance(code, bool) else None,
+            success=ok if isinstance(ok, bool) else None,
+        ))
+    return out
+
+
+def _shell_commands_from_results(path: Path, transcript: Transcript, rel: str = RESULTS_PATH) -> list[ShellCommand]:
+    data = _read_json_file(path, rel)
     if not isinstance(data, dict):
         raise SandboxError(
-            f"{RESULTS_PATH}: expected a JSON object with o11y.shellCommands, found {type(data).__name__}",
+            f"{rel}: expected a JSON object with o11y.shellCommands, found {type(data).__name__}",
             path=str(path),
         )
     text = path.read_text(encoding="utf-8")
-    return _locate_commands(_commands_of_results(data), transcript, path, text)
+    entries = _command_entries(data)
+    return _with_outcomes(_locate_commands([e["command"] for e in entries], transcript, path, text), entries)
 
 
 def _locate_commands(

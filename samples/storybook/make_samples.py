@@ -214,6 +214,57 @@ def main() -> None:
     codex_files.pop(".claude/launch.json")
     write_sandbox("801-codex-plugin-heredoc", agent="codex", integration="plugin", review=True, lines=ev,
                   commands=[s[0] for s in steps], files=codex_files)
+    # 4. The same run as an older NiceEval sandbox leaves it (hand-made: no real one is public).
+    write_niceeval_sandbox("801-codex-plugin-niceeval", agent="codex", integration="plugin", review=True,
+                           commands=[s[0] for s in steps], files=codex_files)
+
+
+def write_niceeval_sandbox(name: str, *, agent: str, integration: str, review: bool, commands: list[str],
+                           files: dict[str, str]) -> None:
+    """A sandbox as an older NiceEval run leaves it (hand-made from NiceEval's documented layout).
+
+    The fixture's ``PROMPT.md`` and ``EVAL.ts``, Storybook's ``__agent_eval__/agent.json`` (the eval's
+    support files write it whatever the harness), and NiceEval's summary ``__niceeval__/results.json``
+    (``{"o11y": O11ySummary}``); no transcript: NiceEval keeps it on the host.
+    """
+    root = HERE / name
+    if root.exists():
+        shutil.rmtree(root)
+    (root / "__agent_eval__").mkdir(parents=True)
+    (root / "__agent_eval__" / "agent.json").write_text(
+        json.dumps({"agent": agent, "integration": integration, "review": review}, indent=2) + "\n")
+    (root / "__niceeval__").mkdir()
+    (root / "__niceeval__" / "results.json").write_text(json.dumps({"o11y": {
+        "totalTurns": 1, "toolCalls": {"shell": len(commands)}, "totalToolCalls": len(commands),
+        "filesRead": [".agents/skills/stories/SKILL.md"],
+        "filesModified": ["src/components/ToggleSwitch.tsx", "src/components/ToggleSwitch.stories.tsx"],
+        "shellCommands": [{"command": c, "exitCode": 0, "success": True} for c in commands],
+        "webFetches": [], "errors": [], "thinkingBlocks": 1, "compactions": 0,
+    }}, indent=2, ensure_ascii=False) + "\n")
+    (root / "PROMPT.md").write_text(PROMPT + "\n")
+    (root / "EVAL.ts").write_text(EVAL_TS)
+    for rel, content in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(content)
+
+
+#: A condensed reconstruction of the Gen C 801 EVAL.ts (not the upstream file).
+EVAL_TS = """import { expect, test } from 'vitest';
+import {
+  expectStoryTestsRanAndPassed, expectWorkflowCalls, expectDisplayReviewForVisualChange,
+  expectSkillInvoked, expectDevServerLeftRunning, getEvalContext,
+} from '#test-utils';
+
+const { integration } = getEvalContext();
+
+test('story tests ran and passed', () => expectStoryTestsRanAndPassed({ covering: ['toggleswitch'] }));
+test('calls the story instructions and review-create', () =>
+  expectWorkflowCalls(['get-storybook-story-instructions', 'review-create']));
+test('publishes a visual-change review', () => expectDisplayReviewForVisualChange());
+test.skipIf(integration === 'mcp')('invokes the stories skill', () => expectSkillInvoked('stories'));
+test.skipIf(integration !== 'plugin')('leaves the dev server running', () => expectDevServerLeftRunning());
+"""
 
 
 if __name__ == "__main__":
