@@ -8,7 +8,8 @@ import pytest
 
 from .conftest import ROOT
 
-PAGES = ["index.md", "shell.md", "from-eval-ts.md", "model.md", "formats.md", "cli.md"]
+PAGES = ["index.md", "shell.md", "from-eval-ts.md", "model.md", "formats.md", "cli.md", "formats-api.md",
+         "plugins.md"]
 
 
 @pytest.mark.parametrize("page", PAGES)
