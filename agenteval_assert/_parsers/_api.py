@@ -34,6 +34,7 @@ APIs apart.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -508,8 +509,6 @@ class _Run:
         pos = doc.find(json.dumps(ident, ensure_ascii=False), starts[line - 1])
         if pos < 0:
             return line
-        from bisect import bisect_right
-
         return bisect_right(starts, pos)
 
     # -- driving ---------------------------------------------------------------------------------
@@ -1042,12 +1041,25 @@ class _Run:
         b.result(key, text=text, raw=r, is_error=failed, line=line)
 
 
+#: The verdict on the last head classified: the three parsers sniff the same head in a row, and a
+#: request body's messages are all read to classify it.
+_LAST: list[Any] = [None, None]
+
+
+def _classify_once(head: Sequence[Record]) -> tuple[str | None, str, frozenset[str]]:
+    key = (id(head), len(head), id(head[0][1]) if head else 0)
+    if _LAST[0] != key:
+        _LAST[:] = [key, classify(head)]
+    result: tuple[str | None, str, frozenset[str]] = _LAST[1]
+    return result
+
+
 class _ApiParser:
     name: str
     agent: str
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
-        fmt, why, fits = classify(head)
+        fmt, why, fits = _classify_once(head)
         if fmt == self.name:
             return None
         if fmt is None:
