@@ -223,6 +223,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     total = dict.fromkeys(Status, 0)
     unreadable = 0
     checks: list[tuple[str, Callable[..., Any]]] = []
+    from . import _cli_judge
+
+    judge = _cli_judge.judge_from_args(args) if _cli_judge.judge_requested(args) else None
     if args.checks:
         from ._checks_file import load_checks
 
@@ -239,7 +242,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         out.write(f"{t.path}  {t.format}  {len(t.tool_calls)} tool calls  {len(t.steps)} steps\n")
         results: list[CheckResult] = []
-        if not checks or args.health:
+        if not (checks or judge) or args.health:
             from ._health import health_checks
 
             results.extend(health_checks(t))
@@ -247,7 +250,11 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             from ._checks_file import run_check
 
             results.extend(run_check(fn, t) for _, fn in checks)
+        if judge is not None:
+            results.extend(_cli_judge.judge_results(t, args, judge))
         counts = print_results(results, out, verbose=args.verbose)
+        if judge is not None:
+            _cli_judge.print_judge_notes(results, out)
         for k, v in counts.items():
             total[k] += v
         worst = _worse(worst, exit_code_for(counts))
@@ -281,8 +288,15 @@ def _cmd_check_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.paths) != 1:
         err.write("error: --eval takes exactly one SANDBOX_DIR\n")
         return ExitCode.USAGE
+    from . import _cli_judge
+
+    if _cli_judge.judge_requested(args):
+        err.write("error: --criterion and --judge-file do not apply to --eval (its suite names its own criteria)\n")
+        return ExitCode.USAGE
     name = args.eval
-    code = sb_cli.run_eval_cli(args.paths[0], name, stdout=out, stderr=err, verbose=args.verbose)
+    code = sb_cli.run_eval_cli(args.paths[0], name, stdout=out, stderr=err, verbose=args.verbose,
+                               judge=_cli_judge.suite_judge_from_args(args),
+                               run_skipped_judges=args.run_skipped_judges)
     return code
 
 
@@ -334,6 +348,9 @@ def _build_parser() -> argparse.ArgumentParser:
     c.add_argument("--health", action="store_true", help="also run the health checks with --checks")
     c.add_argument("--eval", metavar="NAME", help="run a built-in eval suite on a sandbox dir ('list' lists them)")
     c.add_argument("-v", "--verbose", action="store_true", help="show every evidence item and long values whole")
+    from . import _cli_judge
+
+    _cli_judge.add_judge_options(c)
     c.set_defaults(func=_cmd_check)
 
     r = sub.add_parser(
@@ -361,6 +378,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     if not getattr(args, "func", None):
         parser.print_help(out)
         return ExitCode.USAGE
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the judge names the command that records
     if args.command == "check" and not args.paths and args.eval != "list":
         err.write("error: check needs at least one TRANSCRIPT\n")
         return ExitCode.USAGE

@@ -164,14 +164,45 @@ def test_a_judge_plugs_into_the_one_hook(tmp_path: Path) -> None:
     assert seen[-1] == (storybook.DISPLAY_REVIEW_CURATION_CRITERION, 0.5)
 
 
-def test_a_broken_check_is_a_failure_never_a_pass(tmp_path: Path) -> None:
+def test_a_broken_check_is_an_error_never_a_pass_nor_a_failure(tmp_path: Path) -> None:
     def broken(ctx: EvalContext) -> None:
         raise KeyError("boom")
 
     t = storybook.EvalTest("broken", broken)
     s = storybook.Suite("x", "x", "B", "test", (t,))
-    (o,) = s.run(empty_ctx(tmp_path, "claude-code", "mcp", False))
-    assert o.outcome == "failed" and o.message == "error: KeyError: 'boom'"
+    run = s.run(empty_ctx(tmp_path, "claude-code", "mcp", False))
+    (o,) = run
+    assert o.outcome == "error" and o.message == "error: KeyError: 'boom'"
+    assert (run.failed, run.errors, run.ok) == (0, 1, False)
+    assert o.line() == "ERROR        broken: error: KeyError: 'boom'"
+
+
+def test_a_judge_error_is_an_error_outcome(tmp_path: Path) -> None:
+    def judge(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
+        return CheckResult(name="judge", status=Status.ERROR, summary="judge error: no API key")
+
+    run = storybook.suite("912-fix-a11y-violations").run(a11y_run(tmp_path), judge=judge)
+    o = run.outcome("asks before visual accessibility changes (LLM judge)")
+    assert o.outcome == "error" and o.message == "judge error: no API key"
+    assert run.failed == 0 and run.errors == 1
+
+
+def test_cheap_first_skips_the_judge_after_a_deterministic_failure(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    def judge(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
+        asked.append(criterion)
+        return CheckResult(name="judge", status=Status.PASS, summary="score 1")
+
+    s801 = storybook.suite("801-create-component-no-launch-config")
+    ctx = empty_ctx(tmp_path, "claude-code", "mcp", True)  # no review at all: deterministic tests fail
+    run = s801.run(ctx, judge=judge, run_skipped_judges=True, cheap_first=True)
+    o = run.outcome(JUDGE)
+    assert o.outcome == "skipped" and o.message.startswith("cheap first: ") and "already failed" in o.message
+    assert asked == []
+    assert [x.name for x in run] == [t.name for t in s801.tests]  # the order of the EVAL.ts is kept
+    ok = s801.run(sample("801-claude-mcp-pass"), judge=judge, run_skipped_judges=True, cheap_first=True)
+    assert ok.outcome(JUDGE).outcome == "passed" and asked == [storybook.DISPLAY_REVIEW_CURATION_CRITERION]
 
 
 def test_live_checks_are_inconclusive_offline(tmp_path: Path) -> None:

@@ -1,12 +1,13 @@
 """``python -m agenteval_assert check SANDBOX_DIR --eval storybook/<name>`` and ``--eval list``.
 
 Exit codes (the CLI's): 0 every test passed or was skipped, 1 a test failed, 2 unknown eval,
-3 the sandbox could not be read, 4 nothing failed but something was inconclusive.
+3 the sandbox could not be read, 4 nothing failed but something was inconclusive, 5 nothing
+failed but a check or the judge could not run (ERROR).
 """
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..exceptions import AgentEvalError, UsageError
 from ._context import EvalContext
@@ -14,7 +15,7 @@ from ._suites import suite, suites
 
 __all__ = ["list_evals_cli", "run_eval_cli"]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3, 4
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INPUT, EXIT_INCONCLUSIVE, EXIT_ERROR = 0, 1, 2, 3, 4, 5
 
 
 def list_evals_cli(stdout: TextIO) -> int:
@@ -24,9 +25,14 @@ def list_evals_cli(stdout: TextIO) -> int:
 
 
 def run_eval_cli(
-    sandbox: str, eval_name: str, *, stdout: TextIO, stderr: TextIO, verbose: bool = False
+    sandbox: str, eval_name: str, *, stdout: TextIO, stderr: TextIO, verbose: bool = False,
+    judge: Any = None, run_skipped_judges: bool = False,
 ) -> int:
-    """Run the eval *eval_name* on the saved sandbox directory *sandbox*; print one line per test."""
+    """Run the eval *eval_name* on the saved sandbox directory *sandbox*; print one line per test.
+
+    *judge* (a suites' judge hook) decides the judge tests, deterministic tests first (a judge
+    test is skipped when one of them failed); without it they stay inconclusive.
+    """
     try:
         s = suite(eval_name)
     except UsageError as exc:
@@ -40,17 +46,27 @@ def run_eval_cli(
     except OSError as exc:
         stderr.write(f"error: {sandbox}: {exc}\n")
         return EXIT_INPUT
-    run = s.run(ctx)
+    run = s.run(ctx, judge=judge, run_skipped_judges=run_skipped_judges, cheap_first=judge is not None)
     stdout.write(f"storybook/{s.name} on {sandbox}  ({run.context})\n")
     stdout.writelines(f"  note: {note}\n" for note in ctx.notes)
     for o in run.outcomes:
         stdout.writelines(f"  {line}\n" for line in o.line(verbose=verbose).splitlines())
+    if judge is not None:
+        from ..judge._core import hand_written_note, replayed_hand_written
+
+        note = hand_written_note([o.name for o in run.outcomes if replayed_hand_written(o.result)])
+        if note:
+            stdout.write(f"  note: {note}\n")
     parts = [f"{run.passed} passed", f"{run.failed} failed", f"{run.skipped} skipped"]
     if run.inconclusive:
         parts.append(f"{run.inconclusive} inconclusive")
+    if run.errors:
+        parts.append(f"{run.errors} error" + ("s" if run.errors != 1 else ""))
     stdout.write(", ".join(parts) + "\n")
     if run.failed:
         return EXIT_FAILED
+    if run.errors:
+        return EXIT_ERROR
     if run.inconclusive:
         return EXIT_INCONCLUSIVE
     return EXIT_OK

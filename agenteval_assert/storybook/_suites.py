@@ -2,11 +2,13 @@
 
 ``suite("801-create-component-no-launch-config").run(ctx)`` runs every test of that eval against
 an ``EvalContext`` and returns one outcome per test: ``passed``, ``failed`` (with the failure
-message), ``skipped`` (with the reason the reference's ``test.skipIf`` gives) or ``inconclusive``
-(an LLM-judge criterion, or a check that needs a live sandbox).
+message), ``skipped`` (with the reason the reference's ``test.skipIf`` gives), ``inconclusive``
+(an LLM-judge criterion, or a check that needs a live sandbox) or ``error`` (the check or the judge
+could not run: never a verdict on the agent).
 
 LLM-judge criteria go through ONE hook, ``judge_criterion``: pass another function with the same
-signature as ``run(ctx, judge=...)`` to plug a real judge in.
+signature as ``run(ctx, judge=...)`` to plug a real judge in
+(``agenteval_assert.judge.criterion_hook(Judge(...))``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ __all__ = [
     "suites",
 ]
 
-Outcome = Literal["passed", "failed", "skipped", "inconclusive"]
+Outcome = Literal["passed", "failed", "skipped", "inconclusive", "error"]
 
 #: ``(ctx, criterion, threshold) -> CheckResult``: decides an LLM-judge criterion.
 Judge = Callable[[EvalContext, str, float], CheckResult]
@@ -63,7 +65,7 @@ class TestOutcome:
 
     Attributes:
         name: the test's title (as in the reference EVAL.ts, where known).
-        outcome: ``passed``, ``failed``, ``skipped`` or ``inconclusive``.
+        outcome: ``passed``, ``failed``, ``skipped``, ``inconclusive`` or ``error``.
         message: the failure message, the skip reason, or why it is inconclusive.
         result: the check's result (evidence included), where a check ran.
     """
@@ -77,7 +79,8 @@ class TestOutcome:
 
     def line(self, *, verbose: bool = False) -> str:
         """One line (more with *verbose*: the evidence) for the CLI."""
-        tag = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "inconclusive": "INCONCLUSIVE"}[self.outcome]
+        tag = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP", "inconclusive": "INCONCLUSIVE",
+               "error": "ERROR"}[self.outcome]
         if self.outcome == "passed":
             head = f"{tag:<12} {self.name}"
         elif self.outcome == "skipped":
@@ -86,7 +89,7 @@ class TestOutcome:
             first = self.message.splitlines()[0] if self.message else ""
             head = f"{tag:<12} {self.name}: {first}"
         if not verbose or self.result is None:
-            if self.outcome in ("failed", "inconclusive") and self.result is not None:
+            if self.outcome in ("failed", "inconclusive", "error") and self.result is not None:
                 rest = self.result.render(verbose=False).splitlines()
                 extra = [ln for ln in rest[1:] if ln.strip()]
                 more = self.message.splitlines()[1:]
@@ -124,9 +127,13 @@ class SuiteRun:
         return self._count("inconclusive")
 
     @property
+    def errors(self) -> int:
+        return self._count("error")
+
+    @property
     def ok(self) -> bool:
-        """Nothing failed and nothing was left undecided."""
-        return self.failed == 0 and self.inconclusive == 0
+        """Nothing failed, nothing was left undecided, nothing could not run."""
+        return self.failed == 0 and self.inconclusive == 0 and self.errors == 0
 
     def outcome(self, name: str) -> TestOutcome:
         """The outcome of the test titled *name*."""
@@ -176,12 +183,14 @@ class EvalTest:
             return TestOutcome(self.name, "inconclusive", exc.result.summary, exc.result)
         except TranscriptAssertionError as exc:
             return TestOutcome(self.name, "failed", exc.result.summary, exc.result)
-        except Exception as exc:  # noqa: BLE001 -- a broken check is reported as a failure, never a pass
-            return TestOutcome(self.name, "failed", f"error: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001 -- a broken check is an error, never a pass nor a failure
+            return TestOutcome(self.name, "error", f"error: {type(exc).__name__}: {exc}")
         if isinstance(result, CheckResult):
             if result.status is Status.INCONCLUSIVE:
                 return TestOutcome(self.name, "inconclusive", result.summary, result)
-            if result.status in (Status.FAIL, Status.ERROR):
+            if result.status is Status.ERROR:
+                return TestOutcome(self.name, "error", result.summary, result)
+            if result.status is Status.FAIL:
                 return TestOutcome(self.name, "failed", result.summary, result)
             return TestOutcome(self.name, "passed", result.summary, result)
         return TestOutcome(self.name, "passed")
@@ -212,18 +221,33 @@ class Suite:
         judge: Judge | None = None,
         run_skipped_judges: bool = False,
         generation: Generation | None = None,
+        cheap_first: bool = False,
     ) -> SuiteRun:
         """Run every test against *ctx*, seen through this suite's generation.
 
         The context's other profile choices (``out_of_context``, ``review_anchor``...) are kept.
         ``run_skipped_judges`` sends the judge tests that the reference marks ``test.skip`` to
-        the judge too.
+        the judge too. ``cheap_first`` runs the deterministic tests first and skips the judge
+        tests (saying why) when one of them failed: the run fails anyway, the judge would cost.
         """
         gen = generation or self.generation
         if ctx.profile.generation != gen:
             ctx = ctx.with_profile(attrs.evolve(ctx.profile, generation=gen))
         j = judge or judge_criterion
-        outcomes = tuple(t.run(ctx, j, run_skipped_judges=run_skipped_judges) for t in self.tests)
+        done: dict[int, TestOutcome] = {}
+        for i, t in enumerate(self.tests):
+            if t.judge is None:
+                done[i] = t.run(ctx, j, run_skipped_judges=run_skipped_judges)
+        failed = [o.name for o in done.values() if o.outcome == "failed"]
+        for i, t in enumerate(self.tests):
+            if t.judge is None:
+                continue
+            if cheap_first and failed and (t.skip is None or run_skipped_judges):
+                done[i] = TestOutcome(t.name, "skipped", f"cheap first: {failed[0]!r} already failed, the judge "
+                                                         "was not asked")
+            else:
+                done[i] = t.run(ctx, j, run_skipped_judges=run_skipped_judges)
+        outcomes = tuple(done[i] for i in range(len(self.tests)))
         return SuiteRun(self.name, ctx.describe(), outcomes)
 
 
