@@ -9,7 +9,7 @@ import pytest
 from .conftest import ROOT
 
 PAGES = ["index.md", "shell.md", "from-eval-ts.md", "model.md", "formats.md", "cli.md", "formats-api.md",
-         "plugins.md"]
+         "plugins.md", "judge.md"]
 
 
 @pytest.mark.parametrize("page", PAGES)
