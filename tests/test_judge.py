@@ -442,3 +442,14 @@ def test_replay_needs_no_sdk(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PASS         publishes a well-curated review (LLM judge)" in proc.stdout
+
+
+def test_a_cut_or_refused_answer_is_retried_and_says_why(refund: aa.Transcript) -> None:
+    full = json.dumps(verdict(0.9, quote="I could not confirm the refund", step="s3"))
+    api = FakeAPI(message(full[:40], stop_reason="max_tokens"), message("I can't help with that.", stop_reason="refusal"),
+                  answer(0.9))
+    r = check_criterion(refund, CRITERION, judge=judge_for(api, max_tokens=50))
+    assert r.status is Status.PASS and len(api.requests) == 3
+    first, second, _ = r.samples[0].attempts
+    assert first.errors[-1] == "the answer was cut at max_tokens=50" and first.stop_reason == "max_tokens"
+    assert second.errors == ("the model refused to answer (stop_reason refusal)",)
