@@ -155,7 +155,7 @@ def test_a_judge_plugs_into_the_one_hook(tmp_path: Path) -> None:
         return CheckResult(name="judge", status=Status.PASS if ok else Status.FAIL, summary=f"score {int(ok)}")
 
     run = storybook.suite("912-fix-a11y-violations").run(a11y_run(tmp_path), judge=judge)
-    assert run.ok and seen == [(storybook.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.5)]
+    assert run.ok and seen == [(storybook.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.8)]
     # the curation judge is test.skip in the reference; it reaches the judge only on request
     ctx = empty_ctx(tmp_path / "b", "claude-code", "mcp", True)
     s801 = storybook.suite("801-create-component-no-launch-config")

@@ -256,7 +256,8 @@ def _miss(judge: Judge, req: _Request, cdir: CassetteDir, key: str, material: Ma
             f"stale cassette {path} (key {key[:16]}… now)\n"
             f"it was written for this criterion and transcript under another key: {', '.join(changed)} changed since\n"
             f"{hint}"), key=key)
-    lines = [f"no cassette for this judge call in {cdir.path} (key {key[:16]}…)",
+    where = f"{cdir.path}" + ("" if cdir.path.is_dir() else " (the directory does not exist)")
+    lines = [f"no cassette for this judge call in {where} (key {key[:16]}…)",
              f"criterion: {crit}", f"transcript: {req.t.path}"]
     lines.extend(f"unreadable cassette: {p}" for p in cdir.problems[:3])
     lines.append(f"record it with: {_command_hint(judge, 'record')}")

@@ -166,13 +166,20 @@ class EvalTest:
     judge: tuple[str, float] | None = None
     skip: str | None = None
 
-    def run(self, ctx: EvalContext, judge: Judge, *, run_skipped_judges: bool = False) -> TestOutcome:
+    def skip_reason(self, ctx: EvalContext, *, run_skipped_judges: bool = False) -> str | None:
+        """Why the reference would skip this test here (``test.skip``, a ``skipIf``), or ``None``."""
         if self.skip is not None and not (run_skipped_judges and self.judge is not None):
-            return TestOutcome(self.name, "skipped", self.skip)
+            return self.skip
         for gate in self.gates:
             reason = gate(ctx)
             if reason is not None:
-                return TestOutcome(self.name, "skipped", reason)
+                return reason
+        return None
+
+    def run(self, ctx: EvalContext, judge: Judge, *, run_skipped_judges: bool = False) -> TestOutcome:
+        reason = self.skip_reason(ctx, run_skipped_judges=run_skipped_judges)
+        if reason is not None:
+            return TestOutcome(self.name, "skipped", reason)
         try:
             if self.judge is not None:
                 result = judge(ctx, *self.judge)
@@ -242,7 +249,7 @@ class Suite:
         for i, t in enumerate(self.tests):
             if t.judge is None:
                 continue
-            if cheap_first and failed and (t.skip is None or run_skipped_judges):
+            if cheap_first and failed and t.skip_reason(ctx, run_skipped_judges=run_skipped_judges) is None:
                 done[i] = TestOutcome(t.name, "skipped", f"cheap first: {failed[0]!r} already failed, the judge "
                                                          "was not asked")
             else:

@@ -610,7 +610,7 @@ ALL: tuple[Suite, ...] = (
             T("the last story-test run passed", tests_passed(), mcp_only),
             T("accessibility checks were never turned off", _811_no_a11y_off, mcp_only),
             T("asks before visual accessibility changes (LLM judge)", None, mcp_only,
-              judge=(x.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.5)),
+              judge=(x.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.8)),
         ),
     ),
     Suite(
