@@ -332,3 +332,22 @@ def test_810_reads_the_workspace_not_node_modules(tmp_path: Path) -> None:
     assert wires.outcome == "failed"
     assert wires.message == r"Expected src/components/Button.tsx to match /onClick=\{/"
     assert run.outcome("stories still assert the click").outcome == "passed"
+
+
+def test_cheap_first_keeps_the_references_own_skip_reasons(tmp_path: Path) -> None:
+    def failing(ctx: EvalContext) -> None:
+        raise AssertionError("nope")
+
+    def gated(ctx: EvalContext) -> str | None:
+        return "skipIf(agent === 'claude-code')"
+
+    s = storybook.Suite("x", "x", "B", "test", (
+        storybook.EvalTest("deterministic", failing),
+        storybook.EvalTest("gated judge", None, (gated,), judge=("c", 0.5)),
+        storybook.EvalTest("open judge", None, (), judge=("c", 0.5)),
+    ))
+    run = s.run(empty_ctx(tmp_path, "claude-code", "mcp", False), cheap_first=True)
+    assert [(o.outcome, o.message) for o in run][1:] == [
+        ("skipped", "skipIf(agent === 'claude-code')"),
+        ("skipped", "cheap first: 'deterministic' already failed, the judge was not asked"),
+    ]
