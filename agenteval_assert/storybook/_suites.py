@@ -190,6 +190,8 @@ class EvalTest:
             return TestOutcome(self.name, "inconclusive", exc.result.summary, exc.result)
         except TranscriptAssertionError as exc:
             return TestOutcome(self.name, "failed", exc.result.summary, exc.result)
+        except AssertionError as exc:  # a plain assert in a check: a failure, as in vitest
+            return TestOutcome(self.name, "failed", str(exc) or "assertion failed")
         except Exception as exc:  # noqa: BLE001 -- a broken check is an error, never a pass nor a failure
             return TestOutcome(self.name, "error", f"error: {type(exc).__name__}: {exc}")
         if isinstance(result, CheckResult):
