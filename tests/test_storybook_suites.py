@@ -177,6 +177,19 @@ def test_a_broken_check_is_an_error_never_a_pass_nor_a_failure(tmp_path: Path) -
     assert o.line() == "ERROR        broken: error: KeyError: 'boom'"
 
 
+def test_a_check_that_could_not_run_is_an_error_with_its_result(tmp_path: Path) -> None:
+    from agenteval_assert.results import CheckError
+
+    result = CheckResult(name="x", status=Status.ERROR, summary="error: the pattern timed out")
+
+    def timed_out(ctx: EvalContext) -> None:
+        raise CheckError(result)
+
+    (o,) = storybook.Suite("x", "x", "B", "test", (storybook.EvalTest("t", timed_out),)).run(
+        empty_ctx(tmp_path, "claude-code", "mcp", False))
+    assert (o.outcome, o.message, o.result) == ("error", "error: the pattern timed out", result)
+
+
 def test_a_judge_error_is_an_error_outcome(tmp_path: Path) -> None:
     def judge(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
         return CheckResult(name="judge", status=Status.ERROR, summary="judge error: no API key")

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import attrs
 
-from ..results import CheckResult, InconclusiveError, Status, TranscriptAssertionError
+from ..results import CheckError, CheckResult, InconclusiveError, Status, TranscriptAssertionError
 from ._context import EvalContext, Generation
 
 __all__ = [
@@ -190,6 +190,8 @@ class EvalTest:
             return TestOutcome(self.name, "inconclusive", exc.result.summary, exc.result)
         except TranscriptAssertionError as exc:
             return TestOutcome(self.name, "failed", exc.result.summary, exc.result)
+        except CheckError as exc:  # the check could not run (a pattern timed out...)
+            return TestOutcome(self.name, "error", exc.result.summary, exc.result)
         except AssertionError as exc:  # a plain assert in a check: a failure, as in vitest
             return TestOutcome(self.name, "failed", str(exc) or "assertion failed")
         except Exception as exc:  # noqa: BLE001 -- a broken check is an error, never a pass nor a failure
