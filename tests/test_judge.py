@@ -453,3 +453,11 @@ def test_a_cut_or_refused_answer_is_retried_and_says_why(refund: aa.Transcript) 
     first, second, _ = r.samples[0].attempts
     assert first.errors[-1] == "the answer was cut at max_tokens=50" and first.stop_reason == "max_tokens"
     assert second.errors == ("the model refused to answer (stop_reason refusal)",)
+
+
+def test_a_missing_sdk_is_an_error_naming_the_extra(refund: aa.Transcript, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "anthropic", None)  # as if the judge extra were not installed
+    r = check_criterion(refund, CRITERION, judge=Judge())
+    assert r.status is Status.ERROR
+    assert "pip install 'agenteval-assert[judge]'" in r.summary
+    assert "replay recorded cassettes, which needs no SDK" in r.notes

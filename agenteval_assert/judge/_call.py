@@ -131,9 +131,10 @@ def call_judge(judge: Judge, system: str, user: str, criteria: Sequence[str]) ->
     try:
         client = judge.sdk_client()
     except Exception as exc:  # noqa: BLE001 - a judge that cannot start is an ERROR, never a verdict
-        return CallOutcome(None, (), 0.0, (
-            f"the judge client could not be created: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}\n"
-            "set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or replay recorded cassettes"))
+        first = str(exc).splitlines()[0][:300] if str(exc) else ""
+        hint = ("replay recorded cassettes, which needs no SDK" if isinstance(exc, ImportError) else
+                "set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or replay recorded cassettes")
+        return CallOutcome(None, (), 0.0, f"the judge client could not be created: {type(exc).__name__}: {first}\n{hint}")
     messages: list[dict[str, Any]] = [{"role": "user", "content": user}]
     attempts: list[Attempt] = []
     cost: float | None = 0.0
