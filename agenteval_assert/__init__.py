@@ -5,7 +5,7 @@ Start with ``load(path)`` (auto-detects the format) and read the ``Transcript`` 
 
 from __future__ import annotations
 
-from ._parsers import FORMATS, detect_format, from_messages, load, parse
+from ._parsers import FORMATS, detect_format, from_messages, load, load_all, parse
 from ._parsers._claude import find_subagent_files
 from ._version import __version__
 from .assertions import (
@@ -48,6 +48,7 @@ from .assertions import (
 )
 from .exceptions import (
     AgentEvalError,
+    MultipleTranscriptsError,
     TranscriptError,
     TranscriptParseError,
     UnknownFormatError,
@@ -122,6 +123,7 @@ __all__ = [
     "Matcher",
     "Matches",
     "Message",
+    "MultipleTranscriptsError",
     "NearestMiss",
     "Not",
     "OfType",
@@ -184,5 +186,6 @@ __all__ = [
     "find_subagent_files",
     "from_messages",
     "load",
+    "load_all",
     "parse",
 ]

@@ -274,7 +274,7 @@ class TranscriptBuilder:
                     main_calls.append(tc)
                 else:
                     by_agent.setdefault(tc.agent_id, []).append(tc)
-                if tc.result is None:
+                if tc.unanswered:
                     unanswered.append(tc.id)
             else:
                 steps.append(s)

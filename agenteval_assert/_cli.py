@@ -65,7 +65,7 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "tool_calls": len(main_calls),
         "subagent_tool_calls": len(t.subagent_tool_calls),
         "tool_errors": sum(1 for c in main_calls if c.is_error),
-        "unanswered_calls": sum(1 for c in main_calls if c.result is None),
+        "unanswered_calls": sum(1 for c in main_calls if c.unanswered),
         "tools": dict(t.tool_names),
         "final_response": t.final_response,
         "steps": len(t.steps),

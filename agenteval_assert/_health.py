@@ -40,11 +40,15 @@ def check_parsed_cleanly(t: Transcript) -> CheckResult:
 def check_every_call_answered(t: Transcript) -> CheckResult:
     """Every tool call has a result in the file."""
     calls = t.all_tool_calls
-    missing = [c for c in calls if c.result is None]
+    missing = [c for c in calls if c.unanswered]
     if not missing:
-        return CheckResult.passing(
-            "every_call_answered", f"all {len(calls)} tool calls have a result", vacuous=not calls
-        )
+        # Calls whose format records no result (Aider actions, OpenHands ``finish``) are not
+        # missing anything; say how many there are rather than claim they have a result.
+        none = sum(1 for c in calls if c.result is None)
+        summary = (f"all {len(calls)} tool calls have a result" if not none else
+                   f"{len(calls) - none} of {len(calls)} tool calls have a result; the format records "
+                   f"none for the other {none}")
+        return CheckResult.passing("every_call_answered", summary, vacuous=not calls)
     return CheckResult.failing(
         "every_call_answered",
         "every tool call to have a result",
@@ -99,7 +103,16 @@ def check_no_unhandled_tool_error(t: Transcript) -> CheckResult:
     if not calls:
         return CheckResult.passing("no_unhandled_tool_error", "no tool calls", vacuous=True)
     last = calls[-1]
-    if last.result is None:
+    if not last.outcome_recorded:
+        return CheckResult(
+            name="no_unhandled_tool_error",
+            status=Status.INCONCLUSIVE,
+            summary=f"expected the last tool call to succeed, found that {t.format} records no outcome for it",
+            expected="the last tool call to succeed",
+            found="no recorded outcome",
+            evidence=(Evidence.from_call(last),),
+        )
+    if last.result is None and last.status != "completed":
         return CheckResult(
             name="no_unhandled_tool_error",
             status=Status.INCONCLUSIVE,

@@ -104,6 +104,27 @@ class Source:
         self._stream.seek(pos)
         return chunk[:64]
 
+    def head_bytes(self, size: int = 65536) -> bytes:
+        """The first *size* bytes as stored (BOM and blanks kept), without consuming the stream:
+        for the formats that are not JSON (zip archives, markdown) to recognise themselves."""
+        if self._data is not None:
+            return self._data[:size]
+        assert self._stream is not None
+        pos = self._stream.tell()
+        chunk = self._stream.read(size)
+        self._stream.seek(pos)
+        return chunk
+
+    def close(self) -> None:
+        """Close the file if it is still open (reading every record closes it too)."""
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+
+    def whole_bytes(self) -> bytes:
+        """The whole file (read once, then kept): for the formats that read it themselves."""
+        return self._whole()
+
     def _whole(self) -> bytes:
         if self._data is None:
             assert self._stream is not None

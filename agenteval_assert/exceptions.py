@@ -7,6 +7,7 @@ Hierarchy::
     │   ├── UnknownFormatError          auto-detection failed; lists every format tried and why
     │   └── TranscriptParseError        a file/line that is not what its format expects
     ├── UsageError (ValueError)         a library function was called the wrong way
+    │   └── MultipleTranscriptsError    ``load()`` on a file that holds several runs (``load_all()``)
     └── FormatPluginError               an installed format plugin cannot be used (names it)
 
     TranscriptAssertionError (AssertionError)   a check failed (defined in ``agenteval_assert.results``)
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 __all__ = [
     "AgentEvalError",
     "FormatPluginError",
+    "MultipleTranscriptsError",
     "TranscriptError",
     "TranscriptParseError",
     "UnknownFormatError",
@@ -106,3 +108,23 @@ class FormatPluginError(AgentEvalError):
     def __init__(self, message: str, *, plugin: str) -> None:
         self.plugin = plugin
         super().__init__(message)
+
+
+class MultipleTranscriptsError(UsageError):
+    """``load()`` was given a file that holds several transcripts (an inspect_ai log with several
+    samples or epochs): ``load_all(path)`` returns them all, ``load("path#member")`` one of them.
+
+    Attributes:
+        path: the file.
+        members: the member ids, in file order.
+    """
+
+    def __init__(self, path: str, members: Sequence[str], what: str) -> None:
+        self.path = path
+        self.members = tuple(members)
+        shown = ", ".join(self.members[:5]) + (f", ... ({len(self.members)} in all)" if len(self.members) > 5 else "")
+        super().__init__(
+            f"{path}: holds {len(self.members)} transcripts ({what}); load them all with "
+            f"load_all({path!r}), or one with load({path + '#' + self.members[0]!r}) "
+            f"(members: {shown})"
+        )

@@ -32,8 +32,10 @@ __all__ = [
 Role = Literal["user", "assistant", "system"]
 T = TypeVar("T")
 
-#: Values of ``ToolCall.status``.
-CALL_STATUSES = ("completed", "failed", "declined", "interrupted", "pending")
+#: Values of ``ToolCall.status``. ``unrecorded``: the format records no outcome for this call
+#: (Aider actions, SWE-agent steps): neither an error nor an unanswered call, but a check that
+#: needs the outcome (succeeded, failed, output) cannot decide on it.
+CALL_STATUSES = ("completed", "failed", "declined", "interrupted", "pending", "unrecorded")
 
 #: Values of ``ToolCall.kind``: what the tool does, whatever the agent calls it.
 CALL_KINDS = (
@@ -120,7 +122,9 @@ class ToolCall:
         arguments: the input, JSON strings decoded.
         raw_arguments: the undecodable argument text, where the log's arguments are not JSON.
         result: the paired result, or ``None`` when the log has none.
-        status: ``completed``, ``failed``, ``declined``, ``interrupted`` or ``pending``.
+        status: ``completed``, ``failed``, ``declined``, ``interrupted``, ``pending`` (no result
+            yet) or ``unrecorded`` (the format records no outcome for such calls; ``result`` may
+            still hold the output, as SWE-agent observations do).
         index: 0-based order among every tool call in the file (subagents included).
         step: index of this call in ``Transcript.steps``.
         parent_id: id of the call that spawned the subagent which made this call.
@@ -171,6 +175,20 @@ class ToolCall:
     def answered(self) -> bool:
         """The log holds a result for this call."""
         return self.result is not None
+
+    @property
+    def unanswered(self) -> bool:
+        """The call has no result although its format records one: not ``unrecorded`` (the
+        format keeps no results for such calls), nor ``completed`` without a result (a call that
+        ends the run, such as OpenHands ``finish``, whose format records no observation for it).
+        These are the calls listed in ``Health.unanswered_calls``."""
+        return self.result is None and self.status not in ("completed", "unrecorded")
+
+    @property
+    def outcome_recorded(self) -> bool:
+        """Whether the log says how the call ended (``status`` is not ``unrecorded``): a check
+        on success, failure or output cannot decide on a call where this is ``False``."""
+        return self.status != "unrecorded"
 
     @property
     def command(self) -> str | None:

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, islice
+from typing import Any
 
 from .._builder import TranscriptBuilder
 from .._reader import Record, Source
-from ..exceptions import UnknownFormatError, UsageError
+from ..exceptions import MultipleTranscriptsError, TranscriptError, UnknownFormatError, UsageError
 from ..model import Transcript
-from ._common import FormatParser
+from ._common import FormatParser, Members
 
-__all__ = ["FORMATS", "available_formats", "detect_format", "from_messages", "load", "parse"]
+__all__ = ["FORMATS", "available_formats", "detect_format", "from_messages", "load", "load_all", "parse"]
 
 _HEAD = 20
 
 
 def _registry() -> dict[str, FormatParser]:
     # Imported here so that a broken format module names itself in the traceback.
-    from . import _api, _claude, _codex, _gemini
+    from . import _aider, _api, _claude, _codex, _gemini, _inspect, _openhands, _swe
 
     parsers: list[FormatParser] = [
         _codex.CodexExecParser(),
@@ -29,6 +30,11 @@ def _registry() -> dict[str, FormatParser]:
         _claude.ClaudeStreamJsonParser(),
         _gemini.GeminiSessionParser(),
         _gemini.GeminiStreamJsonParser(),
+        _swe.SweAgentParser(),
+        _swe.MiniSweAgentParser(),
+        _openhands.OpenHandsParser(),
+        _inspect.InspectLogParser(),
+        _aider.AiderParser(),
         # API message lists come last: they accept only files made entirely of API messages.
         _api.OpenAIChatParser(),
         _api.AnthropicMessagesParser(),
@@ -55,6 +61,11 @@ FORMATS: tuple[str, ...] = (
     "claude-stream-json",
     "gemini-session",
     "gemini-stream-json",
+    "swe-agent",
+    "mini-swe-agent",
+    "openhands",
+    "inspect-log",
+    "aider",
     "openai-chat",
     "anthropic-messages",
     "openai-responses",
@@ -147,9 +158,50 @@ def _forced(format: str | None) -> FormatParser | None:
 
 
 def _parse_source(src: Source, format: str | None, forced: FormatParser | None) -> Transcript:
+    """The file as one transcript (``load()``'s reading of it)."""
+    return _single(_read(src, format, forced), src.path)
+
+
+def _raw_parser(src: Source, format: str | None) -> Any:
+    """The format that reads this file's bytes itself (a zip archive, markdown), if any.
+
+    Asked before the JSON reader: these sniffers look at the first bytes, which no JSON file can
+    share (``PK\\x03\\x04``, ``# aider chat started at``).
+    """
+    forced = format not in (None, "auto")
+    head: bytes | None = None
+    for parser in _parsers().values():
+        sniff_raw = getattr(parser, "sniff_raw", None)
+        if sniff_raw is None or (forced and parser.name != format):
+            continue
+        if forced and getattr(parser, "raw_only", False):
+            return parser
+        if head is None:
+            head = src.head_bytes()
+        if sniff_raw(head) is None:
+            return parser
+    return None
+
+
+def _read(src: Source, format: str | None, forced: FormatParser | None) -> Members:
+    """Read a file: its members (several runs in one file) and/or the whole file as one."""
+    raw = _raw_parser(src, format)
+    if raw is not None:
+        got: Members = raw.read_raw(src)
+        return got
     records = src.records()
     head = list(islice(records, _HEAD))
     parser = forced if forced is not None else _detect(head, src)
+    members = getattr(parser, "members", None)
+    if members is not None:
+        got = members(chain(head, records), src)
+        return got
+    t = _build(parser, head, records, src, format)
+    return Members(parser.name, whole=lambda _path: t)
+
+
+def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], src: Source,
+           format: str | None) -> Transcript:
     b = TranscriptBuilder(src.path, parser.name, parser.agent)
     b.document = src.document_text()
     # The cyclic garbage collector is paused while the model grows: parsing makes trees, not
@@ -168,19 +220,103 @@ def _parse_source(src: Source, format: str | None, forced: FormatParser | None) 
             gc.enable()
 
 
+def _single(got: Members, path: str) -> Transcript:
+    """``load()``'s transcript: the whole file, or its only member; refuses several."""
+    if got.whole is not None:
+        return got.whole(path)
+    if len(got.items) == 1:
+        return got.items[0].build(path)
+    if not got.items:
+        raise TranscriptError(f"holds no transcript (no {got.what})", path=path,
+                              expected=f"a {got.format} file with at least one run")
+    raise MultipleTranscriptsError(path, [m.id for m in got.items], f"{got.format} {got.what}")
+
+
+def _split_member(path: str | os.PathLike[str]) -> tuple[str, str | None]:
+    """``"log.eval#sample-1-epoch-1"`` → ``("log.eval", "sample-1-epoch-1")``.
+
+    A path that exists as it is names a file (``#`` is legal in file names); otherwise the first
+    ``#`` whose left part is an existing file splits it.
+    """
+    p = os.fspath(path)
+    if "#" not in p or os.path.exists(p):
+        return p, None
+    i = p.find("#")
+    while i >= 0:
+        if os.path.isfile(p[:i]):
+            return p[:i], p[i + 1 :]
+        i = p.find("#", i + 1)
+    return p, None
+
+
+def _member(got: Members, path: str, member: str) -> Transcript:
+    for m in got.items:
+        if m.id == member:
+            return m.build(f"{path}#{member}")
+    ids = [m.id for m in got.items]
+    if not ids:
+        raise TranscriptError(f"no member {member!r}: a {got.format} file holds one transcript, "
+                              "not several", path=path, expected=f"{path} without '#{member}'")
+    shown = ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else "")
+    raise TranscriptError(f"no member {member!r} (members: {shown})", path=path,
+                          expected=f"one of its {len(ids)} {got.what}")
+
+
 def load(path: str | os.PathLike[str], *, format: str | None = None) -> Transcript:
     """Parse a transcript file.
 
     Args:
-        path: the file (JSONL, a JSON array of records, or one JSON document).
+        path: the file (JSONL, a JSON array of records, one JSON document, an inspect_ai
+            ``.eval`` archive, an Aider chat history), or ``"FILE#MEMBER"`` for one transcript
+            of a file that holds several (see ``load_all``).
         format: one of ``FORMATS`` to skip auto-detection.
 
     Raises:
         TranscriptError: the file cannot be read, or is empty.
         UnknownFormatError: no supported format recognised it (lists the reasons).
+        MultipleTranscriptsError: the file holds several transcripts (inspect_ai samples ×
+            epochs): use ``load_all(path)``, or ``load("path#member")``.
     """
     forced = _forced(format)
-    return _parse_source(Source.open(path), format, forced)
+    file, member = _split_member(path)
+    got = _read(Source.open(file), format, forced)
+    if member is not None:
+        return _member(got, file, member)
+    return _single(got, file)
+
+
+def load_all(path: str | os.PathLike[str], *, format: str | None = None) -> list[Transcript]:
+    """Every transcript of a file, in file order.
+
+    A file that holds several runs (an inspect_ai log: one per sample and epoch; an Aider chat
+    history: one per session) gives one transcript per member, whose ``path`` names it as
+    ``FILE#MEMBER`` (``log.eval#sample-3-epoch-1``, ``.aider.chat.history.md#session-2``; the
+    same string loads it alone with ``load()``). Any other file gives ``[load(path)]``.
+    """
+    forced = _forced(format)
+    file, member = _split_member(path)
+    got = _read(Source.open(file), format, forced)
+    if member is not None:
+        return [_member(got, file, member)]
+    if not got.items:
+        return [_single(got, file)]
+    return [m.build(f"{file}#{m.id}") for m in got.items]
+
+
+def load_each(path: str | os.PathLike[str], *, format: str | None = None) -> tuple[Transcript | None, list[Transcript]]:
+    """For the CLI: ``(load(path) or None when it refuses, the members when there are several)``.
+
+    One read of the file serves both: ``check`` checks every member of a file that holds
+    several, ``summary`` sums them.
+    """
+    forced = _forced(format)
+    file, member = _split_member(path)
+    got = _read(Source.open(file), format, forced)
+    if member is not None:
+        return _member(got, file, member), []
+    members = [m.build(f"{file}#{m.id}") for m in got.items] if len(got.items) > 1 else []
+    whole = _single(got, file) if got.whole is not None or len(got.items) <= 1 else None
+    return whole, members
 
 
 def parse(data: str | bytes, *, format: str | None = None, path: str = "<memory>") -> Transcript:
@@ -213,8 +349,14 @@ def from_messages(messages: object, *, flavor: str | None = None) -> Transcript:
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:
-    """The format name of a file, from its first records."""
-    src = Source.open(path)
-    head = list(islice(src.records(), _HEAD))
-    return _detect(head, src).name
+    """The format name of a file, from its first bytes (archives, markdown) or first records."""
+    src = Source.open(_split_member(path)[0])
+    try:
+        raw = _raw_parser(src, None)
+        if raw is not None:
+            return str(raw.name)
+        head = list(islice(src.records(), _HEAD))
+        return _detect(head, src).name
+    finally:
+        src.close()
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
+
+import attrs
 
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
+from ..model import Transcript
 
 
 class FormatParser(Protocol):
@@ -23,6 +26,33 @@ class FormatParser(Protocol):
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         """Consume every record (the head included) into the builder."""
+
+
+@attrs.define(frozen=True)
+class Member:
+    """One transcript of a file that holds several (an inspect_ai sample, an Aider session).
+
+    ``build(path)`` parses it, naming it *path* (``file#id`` from ``load_all()``, the plain file
+    path when ``load()`` reads a file of one member).
+    """
+
+    id: str
+    build: Callable[[str], Transcript]
+
+
+@attrs.define(frozen=True)
+class Members:
+    """What reading a file gave: its members, and/or the whole file as one transcript.
+
+    Formats of one run per file have no members, only ``whole``. An inspect_ai log has members
+    only; an Aider history has both (``load()`` takes the whole file).
+    """
+
+    format: str
+    items: tuple[Member, ...] = ()
+    whole: Callable[[str], Transcript] | None = None
+    #: what a member is, for messages: ``"samples × epochs"``, ``"sessions"``
+    what: str = "members"
 
 
 def content_text(content: Any) -> str:
@@ -162,6 +192,21 @@ def as_int(v: Any) -> int | None:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return None
+
+
+def as_dict(v: Any) -> dict[str, Any]:
+    """*v* if it is a JSON object, else ``{}``."""
+    return v if isinstance(v, dict) else {}
+
+
+def as_list(v: Any) -> list[Any]:
+    """*v* if it is a JSON array, else ``[]``."""
+    return v if isinstance(v, list) else []
+
+
+def as_str(v: Any) -> str | None:
+    """*v* if it is a string, else ``None``."""
+    return v if isinstance(v, str) else None
 
 
 def types_in(head: Sequence[Record]) -> set[str]:

@@ -1,0 +1,291 @@
+"""Aider chat histories: ``aider`` (``.aider.chat.history.md``).
+
+Aider appends every session to one markdown file: ``# aider chat started at <time>`` opens a
+session, ``#### `` lines are what the user typed, ``> `` lines are Aider's own output (its
+commands, ``Tokens: … Cost: …`` lines, ``Applied edit to FILE``, ``Running CMD``, ``Commit <sha>
+<msg>``), and every other line is the model's text (SEARCH/REPLACE blocks included).
+
+Aider has no tool-call protocol and records no results. The calls are the actions it reports:
+``> Applied edit to FILE`` (tool ``edit``, kind ``file_edit``, one per file) and ``> Running CMD``
+(tool ``shell``, kind ``shell``), each with the status ``unrecorded`` and no result: neither an
+error nor an unanswered call, and a check on their outcome is inconclusive.
+
+A file holds one **member** per session (``FILE#session-<n>``, numbered from 1 in file order;
+text before the first heading, if any, is ``session-0``). ``load()`` reads the whole file as one
+transcript; ``load_all()`` returns the sessions.
+
+Quirks handled: a fenced block in the model's text is read as text up to its closing fence (a
+``#### `` heading or a ``> `` line inside it is data), except that a session heading or Aider's
+``> Tokens:`` line always ends it (a model that never closed its fence cannot swallow the rest of
+the file). Aider prefixes only the first line of a multi-line output with ``> ``: the lines that
+follow it directly (no blank line between) are taken as part of that output. Token figures are
+Aider's rounded display (``3.2k`` → 3200).
+
+Hand-written line classification: a markdown library would parse the model's text as markdown,
+which is not what these lines are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import attrs
+
+from .._builder import TranscriptBuilder
+from .._reader import ReadStats, Record, Shape, Source
+from ..model import LineIssue, Transcript, Usage
+from ._common import Member, Members
+
+__all__ = ["AiderParser"]
+
+_HEADING = "# aider chat started at"
+_TOKENS = re.compile(r"^Tokens: (.*?)\.(?: Cost: \$([\d.]+) message, \$([\d.]+) session\.)?\s*$")
+_AMOUNT = re.compile(r"^([\d.]+)(k|M)? (sent|received|cache write|cache hit)$")
+_SCALE = {None: 1, "k": 1_000, "M": 1_000_000}
+_MODEL = re.compile(r"^(?:Main model|Model): (\S+)")
+_VERSION = re.compile(r"^Aider v(\S+)$")
+
+
+@attrs.define
+class _Line:
+    """One classified line: ``kind`` is heading, user, aider, text or blank."""
+
+    n: int
+    kind: str
+    text: str
+
+
+def _decode(raw: bytes, n: int, issues: list[LineIssue]) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        issues.append(LineIssue(n, "not UTF-8 text", raw[:80].decode("utf-8", "replace").strip()))
+        return raw.decode("utf-8", "replace")
+
+
+def _classify(data: bytes, issues: list[LineIssue]) -> list[_Line]:
+    out: list[_Line] = []
+    fence = False  # inside a ``` block of the model's text
+    prev = "blank"
+    for n, raw in enumerate(data.removeprefix(b"\xef\xbb\xbf").split(b"\n"), 1):
+        line = _decode(raw, n, issues).rstrip("\r")
+        stripped = line.rstrip()
+        if stripped.startswith(_HEADING):
+            fence = False
+            kind = "heading"
+        elif fence:
+            if stripped.startswith("> Tokens:"):
+                fence = False
+                kind = "aider"
+            else:
+                kind = "text"
+                if stripped.lstrip().startswith("```"):
+                    fence = False
+        elif not stripped:
+            kind = "blank"
+        elif stripped.startswith("####") and (len(stripped) == 4 or stripped[4] in " \t"):
+            kind = "user"
+        elif stripped == ">" or stripped.startswith("> "):
+            kind = "aider"
+        elif prev == "aider":
+            kind = "aider-more"  # a multi-line output: Aider prefixed only its first line
+        else:
+            kind = "text"
+            if stripped.lstrip().startswith("```"):
+                fence = True
+        out.append(_Line(n, kind, line))
+        prev = "aider" if kind in ("aider", "aider-more") else kind
+    if out and data.endswith(b"\n") and out[-1].kind == "blank" and not out[-1].text:
+        out.pop()  # the final newline ends the last line; it does not start another
+    return out
+
+
+def _amount(value: str, unit: str | None) -> int:
+    return round(float(value) * _SCALE[unit])
+
+
+class _Session:
+    """The lines of one session (or of the whole file), turned into steps."""
+
+    def __init__(self, lines: Sequence[_Line]) -> None:
+        self.lines = lines
+
+    def build(self, b: TranscriptBuilder) -> None:
+        n_calls = 0
+        usage = [0, 0, 0, 0]
+        seen_tokens = False
+        session_cost: list[float] = []
+        conform_errors = 0
+        pending: list[_Line] = []  # a run of the same kind of lines
+        pending_kind = ""
+
+        def flush() -> None:
+            nonlocal pending, pending_kind
+            if not pending:
+                return
+            if pending_kind == "user":
+                text = "\n".join(_strip_user(x.text) for x in pending)
+                b.message("user", text.strip("\n"), pending[0].n)
+            elif pending_kind == "text":
+                text = "\n".join(x.text for x in pending).strip("\n")
+                if text.strip():
+                    b.message("assistant", text, pending[0].n)
+            elif pending_kind == "aider":
+                text = "\n".join(x.text[2:].rstrip() if x.text.startswith("> ") else x.text.rstrip().lstrip(">")
+                                 for x in pending).strip("\n")
+                if text.strip():
+                    b.message("system", text, pending[0].n, meta=True)
+            pending = []
+            pending_kind = ""
+
+        for ln in self.lines:
+            kind = "aider" if ln.kind == "aider-more" else ln.kind
+            if kind == "blank":
+                if pending_kind == "text":
+                    pending.append(ln)  # blank lines inside the model's text are its own
+                elif pending_kind:
+                    flush()
+                continue
+            if kind == "heading":
+                flush()
+                started = ln.text.strip()[len(_HEADING):].strip()
+                b.metadata.setdefault("started_at", started)
+                b.metadata["sessions"] = b.metadata.get("sessions", 0) + 1
+                session_cost.append(0.0)
+                continue
+            if kind == "aider" and ln.kind == "aider":
+                body = ln.text[2:].rstrip() if ln.text.startswith("> ") else ""
+                action = _action(body)
+                if action is not None:
+                    flush()
+                    name, akind, args = action
+                    n_calls += 1
+                    key = f"{name}-{n_calls}"
+                    b.call(key, id=f"line-{ln.n}", name=name, kind=akind, arguments=args, line=ln.n,
+                           status="unrecorded")
+                    continue
+                tokens = _TOKENS.match(body)
+                if tokens is not None:
+                    seen_tokens |= _add_tokens(tokens.group(1), usage)
+                    if tokens.group(3) is not None:
+                        if not session_cost:
+                            session_cost.append(0.0)
+                        session_cost[-1] = float(tokens.group(3))
+                if body.startswith("The LLM did not conform to the edit format"):
+                    conform_errors += 1
+                model = _MODEL.match(body)
+                if model is not None and b.model is None:
+                    b.model = model.group(1)
+                version = _VERSION.match(body)
+                if version is not None:
+                    b.metadata.setdefault("aider_version", version.group(1))
+            if kind != pending_kind:
+                flush()
+                pending_kind = kind
+            pending.append(ln)
+        flush()
+        if seen_tokens or any(session_cost):
+            b.usage = Usage(
+                input_tokens=usage[0] if seen_tokens else None,
+                output_tokens=usage[1] if seen_tokens else None,
+                cache_write_tokens=usage[2] if usage[2] else None,
+                cache_read_tokens=usage[3] if usage[3] else None,
+                cost_usd=round(sum(session_cost), 6) if any(session_cost) else None,
+            )
+            b.usage_mode = ("summed from Aider's rounded 'Tokens:' lines; cost: the last "
+                            "'session' cost of each session, summed")
+        if conform_errors:
+            b.metadata["edit_format_errors"] = conform_errors
+            b.note(f"{conform_errors} reply(ies) did not conform to the edit format (Aider asked the model again)")
+
+
+def _strip_user(line: str) -> str:
+    rest = line[4:]
+    return rest[1:].rstrip() if rest[:1] in (" ", "\t") else rest.rstrip()
+
+
+def _action(body: str) -> tuple[str, str, dict[str, Any]] | None:
+    if body.startswith("Applied edit to "):
+        path = body[len("Applied edit to "):].strip()
+        if path:
+            return "edit", "file_edit", {"file_path": path}
+    elif body.startswith("Running "):
+        cmd = body[len("Running "):].strip()
+        if cmd:
+            return "shell", "shell", {"command": cmd}
+    return None
+
+
+def _add_tokens(text: str, usage: list[int]) -> bool:
+    got = False
+    for part in text.split(", "):
+        m = _AMOUNT.match(part.strip())
+        if m is None:
+            continue
+        i = {"sent": 0, "received": 1, "cache write": 2, "cache hit": 3}[m.group(3)]
+        usage[i] += _amount(m.group(1), m.group(2))
+        got = True
+    return got
+
+
+class AiderParser:
+    """Aider ``.aider.chat.history.md`` files (markdown, read from the raw bytes)."""
+
+    name = "aider"
+    agent = "aider"
+    #: ``--format aider`` reads any file as an Aider history (it is not JSON)
+    raw_only = True
+
+    def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
+        return "JSON records, not an Aider chat history (markdown starting with '# aider chat started at')"
+
+    def sniff_raw(self, head: bytes) -> str | None:
+        for raw in head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:20]:
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith(_HEADING.encode()):
+                return None
+            break
+        return "the first line is not '# aider chat started at …' (an Aider chat history)"
+
+    def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:  # pragma: no cover
+        raise NotImplementedError("aider is read from the raw bytes (read_raw)")
+
+    def read_raw(self, src: Source) -> Members:
+        data = src.whole_bytes()
+        issues: list[LineIssue] = []
+        lines = _classify(data, issues)
+        sessions: list[list[_Line]] = [[]]
+        for ln in lines:
+            if ln.kind == "heading":
+                sessions.append([])
+            sessions[-1].append(ln)
+        has_preamble = any(x.kind != "blank" for x in sessions[0])
+        headings = len(sessions) - 1
+
+        def make(chunk: list[_Line], note: str | None = None) -> Any:
+            def build(path: str) -> Transcript:
+                b = TranscriptBuilder(path, self.name, self.agent)
+                _Session(chunk).build(b)
+                if note:
+                    b.note(note)
+                first, last = (chunk[0].n, chunk[-1].n) if chunk else (1, 0)
+                mine = [i for i in issues if first <= i.line <= last]
+                stats = ReadStats(path=path, shape="jsonl", lines=len(lines) if chunk is lines else last,
+                                  records=sum(1 for x in chunk if x.kind != "blank"), unparsable=mine,
+                                  blank=0)
+                return b.build(stats)
+
+            return build
+
+        items: list[Member] = []
+        if has_preamble or not headings:
+            items.append(Member("session-0", make(sessions[0], "no '# aider chat started at' heading before "
+                                                               "these lines")))
+        for i, chunk in enumerate(sessions[1:], 1):
+            items.append(Member(f"session-{i}", make(chunk)))
+        whole_note = None if headings else "no '# aider chat started at' heading: read as one session"
+        return Members(self.name, tuple(items), whole=make(lines, whole_note), what="sessions")

@@ -1,0 +1,489 @@
+"""SWE-agent family parsers: ``swe-agent`` (``.traj``) and ``mini-swe-agent`` (``.traj.json``).
+
+Both write one JSON document per run, and both agents act through shell commands:
+
+* ``swe-agent``: ``{environment, trajectory[{action, observation, response, thought, state,
+  execution_time?}], history[{role, content, agent, message_type?, tool_calls?,
+  tool_call_ids?}], info{exit_status, submission, model_stats}, replay_config?}``. A trajectory
+  step is one call (its ``action``) answered by its ``observation``. 0.x trajectories keep
+  plain-text actions; 1.x function-calling runs also put OpenAI-style ``tool_calls`` in the
+  history, which give the call id and the structured arguments. SWE-agent records no outcome per
+  step (no exit code, no error flag), so every call's status is ``unrecorded``.
+* ``mini-swe-agent``: ``{info{exit_status, submission, model_stats, config, mini_version},
+  messages[], trajectory_format}``. v1 (``mini-swe-agent-1``): the action is the single
+  ```` ```bash ```` block of an assistant message (none or several: a format error, nothing
+  runs) and the next user message is its observation, ``<returncode>N</returncode>`` giving the
+  exit code. v2 (``mini-swe-agent-1.1``): ``extra.actions[]`` / ``tool_calls`` on assistant
+  messages, observations as ``role: tool`` messages (``tool_call_id``) with ``extra.returncode``.
+
+Records are read with plain ``dict`` look-ups that check every type (as the other parsers do):
+a trajectory is one document already decoded by the reader, and a validation model would only
+restate these checks. Every record is located on the line where it starts in the document.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .._builder import TranscriptBuilder
+from .._reader import Record, Shape
+from ..model import Usage
+from ..shell import parse_shell
+from ._common import as_dict, as_int, as_list, as_str, content_text, decode_arguments
+from ._jsondoc import DocumentLines
+
+__all__ = ["MiniSweAgentParser", "SweAgentParser", "swe_agent_kind"]
+
+#: SWE-agent's own commands (the ACI tools of its bundles), by what they do; anything else an
+#: action starts with is a shell program.
+_SWE_KINDS = {
+    "open": "file_read",
+    "goto": "file_read",
+    "scroll_up": "file_read",
+    "scroll_down": "file_read",
+    "view": "file_read",
+    "create": "file_write",
+    "edit": "file_edit",
+    "insert": "file_edit",
+    "append": "file_edit",
+    "str_replace": "file_edit",
+    "undo_edit": "file_edit",
+    "find_file": "search",
+    "search_file": "search",
+    "search_dir": "search",
+    "filemap": "file_read",
+    "submit": "other",
+    "exit_forfeit": "other",
+    "exit_context": "other",
+    "exit_cost": "other",
+    "exit_error": "other",
+    "exit_format": "other",
+    "skip": "other",
+}
+#: ``str_replace_editor <command> <path>`` (SWE-agent 1.x's editor tool), by its sub-command
+_EDITOR_KINDS = {"view": "file_read", "create": "file_write", "str_replace": "file_edit",
+                 "insert": "file_edit", "undo_edit": "file_edit"}
+#: commands whose argument is the file they act on
+_PATH_ARG = frozenset({"open", "create", "view"})
+#: commands that act on the file open at the time (SWE-agent's editor state)
+_OPEN_FILE = frozenset({"edit", "insert", "append", "goto", "scroll_up", "scroll_down"})
+
+
+def _first_line_argv(action: str) -> tuple[str, ...]:
+    """argv of the action's first simple command, read by the shell model.
+
+    Multi-line commands (``edit 4:4`` … ``end_of_edit``) carry their body on the next lines: it
+    is data, not shell, so only the first line is parsed for them.
+    """
+    script = parse_shell(action)
+    top = script.top_level
+    if top and top[0].argv:
+        argv = top[0].argv
+        if argv[0] in _SWE_KINDS or argv[0] == "str_replace_editor":
+            first = parse_shell(action.split("\n", 1)[0]).top_level
+            return first[0].argv if first and first[0].argv else argv
+        return argv
+    words = action.split()
+    return (words[0],) if words else ()
+
+
+def swe_agent_kind(argv: Sequence[str]) -> str:
+    """What a SWE-agent action does, from its argv (``open f`` → ``file_read``, ``ls`` → ``shell``)."""
+    if not argv:
+        return "other"
+    if argv[0] == "str_replace_editor":
+        return _EDITOR_KINDS.get(argv[1], "file_edit") if len(argv) > 1 else "file_edit"
+    return _SWE_KINDS.get(argv[0], "shell")
+
+
+def _state(value: Any) -> dict[str, Any]:
+    """A step's ``state``: a dict (1.x), or its JSON text (0.x), or a Python repr of it."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value.strip().startswith("{") and len(value) < 100_000:
+        try:
+            got = json.loads(value)
+        except ValueError:
+            try:
+                got = ast.literal_eval(value.strip())
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                return {}
+        return got if isinstance(got, dict) else {}
+    return {}
+
+
+def _open_file(state: dict[str, Any]) -> str | None:
+    f = state.get("open_file")
+    return f if isinstance(f, str) and f and f != "n/a" else None
+
+
+def _lines(b: TranscriptBuilder, path: Sequence[str | int], count: int, start: int = 0,
+           doc: DocumentLines | None = None) -> list[int]:
+    """The line of each of *count* array elements at *path* (line 1 where they cannot be found)."""
+    if doc is None and b.document is not None:
+        doc = DocumentLines(b.document)
+    if doc is not None:
+        found = [doc.line(o) for o in doc.items(path, start)]
+        if len(found) == count:
+            return found
+    return [1] * count
+
+
+class SweAgentParser:
+    """SWE-agent ``.traj`` trajectories (0.x text actions and 1.x function calling)."""
+
+    name = "swe-agent"
+    agent = "swe-agent"
+
+    def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
+        for _, r in head[:1]:
+            if isinstance(r.get("trajectory"), list) and (
+                isinstance(r.get("history"), list) or isinstance(r.get("info"), dict)
+            ):
+                return None
+        return "no SWE-agent trajectory (an object with a trajectory list and history or info)"
+
+    def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
+        n = 0
+        for line, rec in records:
+            if not isinstance(rec.get("trajectory"), list):
+                b.unknown("record without a trajectory list")
+                continue
+            n += 1
+            if n > 1:
+                b.note("several trajectories in one file: read in order, as one transcript")
+            self._trajectory(rec, b, line)
+
+    def _trajectory(self, rec: dict[str, Any], b: TranscriptBuilder, base: int) -> None:
+        doc = DocumentLines(b.document) if b.document is not None and base == 1 else None
+        steps = rec["trajectory"]
+        history = as_list(rec.get("history"))
+        step_lines = _lines(b, ["trajectory"], len(steps), doc=doc) if doc else [base] * len(steps)
+        hist_lines = _lines(b, ["history"], len(history), doc=doc) if doc else [base] * len(history)
+        self._meta(rec, b)
+
+        # The prompt: history entries before the first assistant turn. Later entries repeat the
+        # trajectory (assistant turns and their observations) and are counted, not doubled.
+        assistant_turns: list[dict[str, Any]] = []
+        in_prompt = True
+        for h, line in zip(history, hist_lines, strict=True):
+            if not isinstance(h, dict):
+                b.skip("history entry that is not an object")
+                continue
+            role = h.get("role")
+            if role == "assistant":
+                in_prompt = False
+                if isinstance(h.get("action"), str) or isinstance(h.get("tool_calls"), list):
+                    assistant_turns.append(h)
+                b.skip("history assistant turns (read from the trajectory)")
+                continue
+            if not in_prompt:
+                b.skip("history observations (read from the trajectory)")
+                continue
+            text = content_text(h.get("content"))
+            if h.get("is_demo") in (True, "True", "true"):
+                b.skip("demonstration messages")
+            elif role == "system":
+                b.message("system", text, line, meta=True)
+            elif role in ("user", "tool"):
+                b.message("user", text, line)
+            else:
+                b.unknown(f"history role {role}")
+
+        turns = _match_turns(steps, assistant_turns)
+        prev_state: dict[str, Any] = {}
+        for i, (step, line) in enumerate(zip(steps, step_lines, strict=True)):
+            if not isinstance(step, dict):
+                b.skip("trajectory step that is not an object")
+                continue
+            state = _state(step.get("state"))
+            thought = as_str(step.get("thought")) or ""
+            response = as_str(step.get("response"))
+            text = response if response is not None else thought
+            if text.strip():
+                b.message("assistant", text, line)
+            action = as_str(step.get("action"))
+            if action is None or not action.strip():
+                b.skip("trajectory steps without an action")
+                prev_state = state or prev_state
+                continue
+            self._call(b, i, line, action, step, turns.get(i), prev_state or state)
+            prev_state = state or prev_state
+
+    @staticmethod
+    def _call(b: TranscriptBuilder, i: int, line: int, action: str, step: dict[str, Any],
+              turn: dict[str, Any] | None, state: dict[str, Any]) -> None:
+        argv = _first_line_argv(action)
+        name = argv[0] if argv else action.split(None, 1)[0]
+        kind = swe_agent_kind(argv)
+        args: dict[str, Any] = {}
+        raw_args = None
+        call_id = f"step-{i + 1}"
+        if turn is not None:
+            tcs = turn.get("tool_calls")
+            tc = tcs[0] if isinstance(tcs, list) and tcs and isinstance(tcs[0], dict) else None
+            if tc is not None:
+                if isinstance(tc.get("id"), str) and tc["id"]:
+                    call_id = tc["id"]
+                fn = tc.get("function")
+                if isinstance(fn, dict):
+                    args, raw_args = decode_arguments(fn.get("arguments"))
+                    args = dict(args)
+        args.setdefault("action", action)
+        if kind == "shell":
+            args.setdefault("command", action.strip())
+        if kind in ("file_read", "file_write", "file_edit") and "path" not in args:
+            path = None
+            if argv and argv[0] in _PATH_ARG and len(argv) > 1:
+                path = argv[1]
+            elif argv and argv[0] == "str_replace_editor" and len(argv) > 2:
+                path = argv[2]
+            elif argv and argv[0] in _OPEN_FILE:
+                path = _open_file(state)
+            if path is not None:
+                args["path"] = path
+        key = f"step-{i}"
+        b.call(key, id=call_id, name=name, kind=kind, arguments=args, line=line, raw_arguments=raw_args)
+        obs = step.get("observation")
+        if obs is None:
+            return
+        b.result(key, text=obs if isinstance(obs, str) else content_text(obs), line=line, raw=None,
+                 status="unrecorded")
+
+    @staticmethod
+    def _meta(rec: dict[str, Any], b: TranscriptBuilder) -> None:
+        env = rec.get("environment")
+        if isinstance(env, str):
+            b.metadata["environment"] = env
+        info = rec.get("info")
+        if isinstance(info, dict):
+            for key in ("exit_status", "swe_agent_version", "swe_rex_version"):
+                if isinstance(info.get(key), str):
+                    b.metadata[key] = info[key]
+            if isinstance(info.get("submission"), str):
+                b.metadata["submission"] = info["submission"]
+            stats = info.get("model_stats")
+            if isinstance(stats, dict):
+                cost = stats.get("instance_cost")
+                b.usage = Usage(
+                    input_tokens=as_int(stats.get("tokens_sent")),
+                    output_tokens=as_int(stats.get("tokens_received")),
+                    cost_usd=float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None,
+                )
+                b.usage_mode = "reported by info.model_stats"
+                if as_int(stats.get("api_calls")) is not None:
+                    b.metadata["api_calls"] = as_int(stats.get("api_calls"))
+        replay = rec.get("replay_config")
+        if isinstance(replay, str) and replay.lstrip().startswith("{"):
+            try:
+                replay = json.loads(replay)
+            except ValueError:
+                replay = None
+        if isinstance(replay, dict):
+            agent = replay.get("agent")
+            model = agent.get("model") if isinstance(agent, dict) else None
+            name = model.get("name") if isinstance(model, dict) else None
+            if isinstance(name, str) and name:
+                b.model = name
+
+
+def _match_turns(steps: list[Any], turns: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Trajectory step index → the history turn that made it, matched in order on the action."""
+    out: dict[int, dict[str, Any]] = {}
+    j = 0
+    for i, step in enumerate(steps):
+        if j >= len(turns) or not isinstance(step, dict):
+            break
+        action = step.get("action")
+        turn_action = turns[j].get("action")
+        if isinstance(action, str) and isinstance(turn_action, str) and action.strip() == turn_action.strip():
+            out[i] = turns[j]
+            j += 1
+    return out
+
+
+# == mini-swe-agent ===========================================================================
+
+_BASH_BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n```", re.DOTALL)
+_RETURNCODE = re.compile(r"<returncode>\s*(-?\d+)\s*</returncode>")
+
+
+class MiniSweAgentParser:
+    """mini-swe-agent ``*.traj.json`` trajectories (v1 text actions, v2 actions/tool calls)."""
+
+    name = "mini-swe-agent"
+    agent = "mini-swe-agent"
+
+    def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
+        for _, r in head[:1]:
+            fmt = r.get("trajectory_format")
+            info = r.get("info")
+            if isinstance(r.get("messages"), list) and (
+                (isinstance(fmt, str) and fmt.startswith("mini-swe-agent"))
+                or (isinstance(info, dict) and "mini_version" in info)
+            ):
+                return None
+        return "no mini-swe-agent trajectory (messages with trajectory_format mini-swe-agent-* or info.mini_version)"
+
+    def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
+        for line, rec in records:
+            if not isinstance(rec.get("messages"), list):
+                b.unknown("record without a messages list")
+                continue
+            self._run(rec, b, line)
+
+    def _run(self, rec: dict[str, Any], b: TranscriptBuilder, base: int) -> None:
+        messages = rec["messages"]
+        lines = _lines(b, ["messages"], len(messages)) if base == 1 else [base] * len(messages)
+        info = as_dict(rec.get("info"))
+        for key in ("exit_status", "mini_version"):
+            if isinstance(info.get(key), str):
+                b.metadata[key] = info[key]
+        if isinstance(info.get("submission"), str):
+            b.metadata["submission"] = info["submission"]
+        for key in ("trajectory_format", "instance_id"):
+            if isinstance(rec.get(key), str):
+                b.metadata[key] = rec[key]
+        if isinstance(rec.get("instance_id"), str):
+            b.session_id = rec["instance_id"]
+        config = info.get("config")
+        model_cfg = config.get("model") if isinstance(config, dict) else None
+        if isinstance(model_cfg, dict) and isinstance(model_cfg.get("model_name"), str):
+            b.model = model_cfg["model_name"]
+
+        usage = [0, 0, 0, 0]
+        cost = 0.0
+        seen_usage = False
+        waiting: list[str] = []  # keys of the calls the next observation answers (v1: one)
+        format_errors = 0
+        n_calls = 0
+        seen_assistant = False
+        for i, (m, line) in enumerate(zip(messages, lines, strict=True)):
+            if not isinstance(m, dict):
+                b.skip("message that is not an object")
+                continue
+            role = m.get("role")
+            text = content_text(m.get("content"))
+            extra = as_dict(m.get("extra"))
+            if role == "assistant":
+                seen_assistant = True
+                waiting = []
+                response = extra.get("response")
+                if isinstance(response, dict):
+                    seen_usage |= self._usage(response, usage)
+                    c = response.get("usage")
+                    if isinstance(c, dict) and isinstance(c.get("cost"), (int, float)):
+                        cost += float(c["cost"])
+                    reasoning = _reasoning(response)
+                    if reasoning:
+                        b.thinking(reasoning, line)
+                    if b.model is None and isinstance(response.get("model"), str):
+                        b.model = response["model"]
+                if text.strip():
+                    b.message("assistant", text, line)
+                actions = self._actions(m, extra, text)
+                if actions is None:
+                    format_errors += 1
+                    continue
+                for j, (cid, command) in enumerate(actions):
+                    key = cid or f"msg-{i}-{j}"
+                    n_calls += 1
+                    b.call(key, id=cid or f"action-{n_calls}", name="bash", kind="shell",
+                           arguments={"command": command}, line=line)
+                    waiting.append(key)
+            elif role in ("user", "tool") and (waiting or isinstance(m.get("tool_call_id"), str)):
+                key = as_str(m.get("tool_call_id")) or waiting[0]
+                if key in waiting:
+                    waiting.remove(key)
+                code = as_int(extra.get("returncode"))
+                if code is None:
+                    found = _RETURNCODE.search(text)
+                    code = int(found.group(1)) if found else None
+                b.result(key, text=text, line=line, exit_code=code)
+            elif role == "system":
+                b.message("system", text, line, meta=True)
+            elif role == "user":
+                # the task, or (after the first assistant turn) a message injected by the agent's
+                # loop: a format error, a limit warning
+                b.message("user", text, line, meta=seen_assistant)
+            elif role == "exit":
+                b.message("system", text, line, meta=True)
+            else:
+                b.unknown(f"message role {role}")
+        if format_errors:
+            b.note(f"{format_errors} assistant message(s) without exactly one bash block: a format "
+                   "error, nothing ran")
+        stats = info.get("model_stats")
+        instance_cost = stats.get("instance_cost") if isinstance(stats, dict) else None
+        if seen_usage or isinstance(instance_cost, (int, float)):
+            b.usage = Usage(
+                input_tokens=max(usage[0] - usage[2], 0) if seen_usage else None,
+                output_tokens=usage[1] if seen_usage else None,
+                cache_read_tokens=usage[2] if seen_usage else None,
+                reasoning_tokens=usage[3] if seen_usage else None,
+                cost_usd=float(instance_cost) if isinstance(instance_cost, (int, float))
+                and not isinstance(instance_cost, bool) else (cost if seen_usage else None),
+            )
+            b.usage_mode = ("summed per response (extra.response.usage); cost from info.model_stats"
+                            if seen_usage else "cost from info.model_stats")
+
+    @staticmethod
+    def _actions(m: dict[str, Any], extra: dict[str, Any], text: str) -> list[tuple[str | None, str]] | None:
+        """``(call id, command)`` of each action of an assistant message, or ``None`` for a
+        format error (v1: zero or several bash blocks)."""
+        acts = extra.get("actions")
+        if isinstance(acts, list) and acts:
+            out = []
+            for a in acts:
+                if isinstance(a, dict) and isinstance(a.get("command"), str):
+                    cid = a.get("tool_call_id")
+                    out.append((cid if isinstance(cid, str) else None, a["command"]))
+            return out or None
+        tcs = m.get("tool_calls")
+        if isinstance(tcs, list) and tcs:
+            out = []
+            for tc in tcs:
+                if not isinstance(tc, dict):
+                    continue
+                fn = tc.get("function")
+                args, raw = decode_arguments(fn.get("arguments") if isinstance(fn, dict) else None)
+                command = args.get("command", raw)
+                if isinstance(command, str):
+                    cid = tc.get("id")
+                    out.append((cid if isinstance(cid, str) else None, command))
+            return out or None
+        blocks = _BASH_BLOCK.findall(text)
+        if len(blocks) != 1:
+            return None
+        return [(None, blocks[0].strip())]
+
+    @staticmethod
+    def _usage(response: dict[str, Any], into: list[int]) -> bool:
+        u = response.get("usage")
+        if not isinstance(u, dict):
+            return False
+        prompt = as_int(u.get("prompt_tokens")) or 0
+        details = u.get("prompt_tokens_details")
+        cached = as_int(details.get("cached_tokens")) if isinstance(details, dict) else None
+        cdetails = u.get("completion_tokens_details")
+        reasoning = as_int(cdetails.get("reasoning_tokens")) if isinstance(cdetails, dict) else None
+        into[0] += prompt
+        into[1] += as_int(u.get("completion_tokens")) or 0
+        into[2] += cached or 0
+        into[3] += reasoning or 0
+        return True
+
+
+def _reasoning(response: dict[str, Any]) -> str:
+    choices = response.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        msg = choices[0].get("message")
+        if isinstance(msg, dict):
+            r = msg.get("reasoning") or msg.get("reasoning_content")
+            if isinstance(r, str):
+                return r.strip()
+    return ""
