@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from ._parsers import FORMATS, load
+from ._parsers import FORMATS, load_each
 from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
 from .model import Transcript
@@ -162,7 +162,20 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
 
 def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     current_input.set(args.file)
-    t = load(args.file, format=args.format)
+    whole, members = load_each(args.file, format=args.format)
+    if members:  # a file of several runs (inspect_ai samples, Aider sessions)
+        from ._cli_members import member_lines, members_summary
+
+        if args.json:
+            json.dump(members_summary(args.file, whole, members), out, indent=2, ensure_ascii=False)
+            out.write("\n")
+            return ExitCode.OK
+        if whole is not None:
+            _print_summary(whole, out)
+        member_lines(args.file, members[0].format, members, out)
+        return ExitCode.OK
+    assert whole is not None
+    t = whole
     if args.json:
         json.dump(summary_dict(t), out, indent=2, ensure_ascii=False)
         out.write("\n")
@@ -234,30 +247,32 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for path in args.paths:
         current_input.set(path)
         try:
-            t = load(path, format=args.format)
+            whole, members = load_each(path, format=args.format)
         except AgentEvalError as exc:
             err.write(f"error: {exc}\n")
             worst = _worse(worst, ExitCode.INPUT)
             unreadable += 1
             continue
-        out.write(f"{t.path}  {t.format}  {len(t.tool_calls)} tool calls  {len(t.steps)} steps\n")
-        results: list[CheckResult] = []
-        if not (checks or judge) or args.health:
-            from ._health import health_checks
+        # a file of several runs (inspect_ai samples, Aider sessions): each is checked as a file
+        for t in members or ([whole] if whole is not None else []):
+            out.write(f"{t.path}  {t.format}  {len(t.tool_calls)} tool calls  {len(t.steps)} steps\n")
+            results: list[CheckResult] = []
+            if not (checks or judge) or args.health:
+                from ._health import health_checks
 
-            results.extend(health_checks(t))
-        if checks:
-            from ._checks_file import run_check
+                results.extend(health_checks(t))
+            if checks:
+                from ._checks_file import run_check
 
-            results.extend(run_check(fn, t) for _, fn in checks)
-        if judge is not None:
-            results.extend(_cli_judge.judge_results(t, args, judge))
-        counts = print_results(results, out, verbose=args.verbose)
-        if judge is not None:
-            _cli_judge.print_judge_notes(results, out)
-        for k, v in counts.items():
-            total[k] += v
-        worst = _worse(worst, exit_code_for(counts))
+                results.extend(run_check(fn, t) for _, fn in checks)
+            if judge is not None:
+                results.extend(_cli_judge.judge_results(t, args, judge))
+            counts = print_results(results, out, verbose=args.verbose)
+            if judge is not None:
+                _cli_judge.print_judge_notes(results, out)
+            for k, v in counts.items():
+                total[k] += v
+            worst = _worse(worst, exit_code_for(counts))
     _closing_line(total, out, unreadable)
     return worst
 

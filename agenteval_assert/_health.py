@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .model import Location, Message, Transcript
+from .model import Location, Message, ToolCall, Transcript
 from .results import CheckResult, Evidence, Status
 
-__all__ = ["HEALTH_CHECKS", "health_checks"]
+__all__ = ["HEALTH_CHECKS", "SUBMITTING_FORMATS", "health_checks"]
+
+#: Formats whose agent ends a run with a submission command (SWE-agent ``submit``,
+#: mini-swe-agent ``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT``) rather than a last message:
+#: when the run ended (``Health.run_ended``), the text of that last turn is the final response.
+SUBMITTING_FORMATS = frozenset({"swe-agent", "mini-swe-agent"})
 
 
 def check_parsed_cleanly(t: Transcript) -> CheckResult:
@@ -73,6 +78,16 @@ def check_final_response(t: Transcript) -> CheckResult:
         if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text.strip():
             final = s
             break
+    submitted = None
+    if final is None and last_call is not None and t.format in SUBMITTING_FORMATS and t.health.run_ended:
+        # These agents end a run with a submission command; the text of that turn is their
+        # final response (it comes before the command it introduces).
+        for s in reversed(t.steps[: last_call.step]):
+            if isinstance(s, ToolCall):
+                break
+            if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text.strip():
+                submitted = final = s
+                break
     if not t.health.complete:
         return CheckResult(
             name=name,
@@ -83,6 +98,9 @@ def check_final_response(t: Transcript) -> CheckResult:
             evidence=(Evidence(f"assistant text: {final.text.strip()[:80]!r}", final.location),) if final else (),
             notes=tuple(t.health.problems()),
         )
+    if submitted is not None:
+        return CheckResult.passing(name, "the run ended on its submission, with a response in the same turn",
+                                   [Evidence(submitted.text.strip()[:80], submitted.location)])
     if final is not None:
         return CheckResult.passing(name, "a final response follows the last tool call",
                                    [Evidence(final.text.strip()[:80], final.location)])

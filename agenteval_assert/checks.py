@@ -34,6 +34,7 @@ import attrs
 import regex
 
 from ._order import max_bipartite_matching, subsequence
+from ._unrecorded import outcome_unknown
 from .exceptions import UsageError
 from .matchers import (
     ArgsMode,
@@ -1127,11 +1128,13 @@ def _outcome_check(
                      [Evidence.from_call(c) for c in cands], nearest,
                      [] if cands else _name_hint(t, spec, include_subagents))
     if want == "succeeded":
-        ok = [c for c in calls if c.result is not None and not c.is_error]
+        ok = [c for c in calls if c.result is not None and not c.is_error and c.outcome_recorded]
     else:
         ok = [c for c in calls if c.is_error]
     if ok:
         return _pass(name, expected, f"#{ok[0].index}", echo, [Evidence.from_call(c) for c in ok], tuple(ok))
+    if (unknown := outcome_unknown(name, calls, expected, echo)) is not None:
+        return unknown
     outcomes = Counter(_outcome(c) for c in calls)
     found = f"{_calls_word(spec, len(calls))}, " + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
     return _fail(name, t, expected, found, echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
@@ -1178,6 +1181,8 @@ def check_no_tool_errors(
     if bad:
         ev = [Evidence.from_call(c, detail=f"output: {short_repr(c.output, 160)}") for c in bad]
         return _fail("no_tool_errors", t, expected, str(len(bad)), echo, ev, positive=False)
+    if (unknown := outcome_unknown("no_tool_errors", pool, expected, echo)) is not None:
+        return unknown
     return _negative("no_tool_errors", t, assume_complete=assume_complete, expected=expected,
                      found="none", check=echo, vacuous=not pool)
 
@@ -1204,7 +1209,7 @@ def _recoveries(
     (and the same arguments), in one pass over *pool*: O(n), never failures × calls."""
     if not failed:
         return {}
-    succeeded = ok or (lambda d: d.result is not None and not d.is_error)
+    succeeded = ok or (lambda d: d.result is not None and not d.is_error and d.outcome_recorded)
     names = {f.name for f in failed}
     # Walk backwards keeping the earliest success seen so far per key.
     waiting = {f.index for f in failed}
@@ -1237,6 +1242,8 @@ def check_retried_after_failure(
     _, calls = _matching(t, spec, include_subagents)
     expected = f"{spec.describe()} that failed, then a successful retry"
     failed = [c for c in calls if c.is_error]
+    if not failed and (unknown := outcome_unknown("retried_after_failure", calls, expected, echo)) is not None:
+        return unknown
     if not failed:
         return _fail("retried_after_failure", t, expected,
                      f"no failed {spec.describe()[2:]}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
@@ -1278,6 +1285,9 @@ def check_tool_output(
                 tool=base.tool, status=base.status, is_error=base.is_error, exit_code=base.exit_code,
                 output=out, where=base.where, agent=base.agent)
     r = check_tool_called(t, spec, include_subagents=include_subagents)
+    if r.status is Status.FAIL and (unknown := outcome_unknown(
+            "tool_output", _matching(t, base, include_subagents)[1], r.expected, r.check, need_output=True)):
+        r = unknown
     return attrs.evolve(r, name="tool_output", check=_echo("tool_output", tool, contains=contains, matches=matches, **fields))
 
 
@@ -1414,7 +1424,10 @@ def check_command_ran(
         return _fail(name, t, expected, f"none among {_plural(len(shells), 'shell command')}", echo,
                      [Evidence.from_call(c) for c in shells], nm)
     if succeeded is not None:
-        good = [c for c in hits if (c.result is not None and not c.is_error) == succeeded and (succeeded or c.is_error)]
+        good = [c for c in hits if (c.result is not None and not c.is_error) == succeeded and (succeeded or c.is_error)
+                and c.outcome_recorded]
+        if not good and (unknown := outcome_unknown(name, hits, expected, echo)) is not None:
+            return unknown
         if not good:
             return _fail(name, t, expected, f"{_plural(len(hits), 'matching command')}, " + ", ".join(_outcome(c) for c in hits[:3]),
                          echo, [Evidence.from_call(c, _outcome(c), detail=f"output: {short_repr(c.output, 160)}") for c in hits])
@@ -2202,6 +2215,9 @@ def check_failures_not_reported_as_success(
     )
     unrecovered = [c for c in failed if c.index not in recovered]
     expected = "every unrecovered failed call acknowledged in the final response"
+    if not unrecovered and (unknown := outcome_unknown("failures_not_reported_as_success", pool, expected,
+                                                       echo)) is not None:
+        return unknown
     if not unrecovered:
         # "nothing failed" is an absence: an incomplete transcript cannot show it
         return _negative("failures_not_reported_as_success", t, assume_complete=assume_complete,

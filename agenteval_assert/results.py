@@ -147,7 +147,9 @@ def describe_call(call: ToolCall, limit: int = 120) -> str:
     else:
         args = ""
     out = f"{call.name}({args})"
-    if call.result is None:
+    if not call.outcome_recorded:
+        out += "  [outcome not recorded]"
+    elif call.result is None:
         out += "  [no result]"
     elif call.is_error:
         out += "  [error"

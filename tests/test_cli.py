@@ -162,7 +162,7 @@ def test_an_internal_crash_exits_70_with_one_line_naming_the_input(monkeypatch: 
     def boom(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("simulated bug")
 
-    monkeypatch.setattr(cli, "load", boom)
+    monkeypatch.setattr(cli, "load_each", boom)
     path = str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl")
     for command in ("check", "summary"):
         code, _, err = run(command, path)

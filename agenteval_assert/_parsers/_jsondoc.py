@@ -98,6 +98,14 @@ class DocumentLines:
             pos = self._ws(pos + 1)
         return out
 
+    def value_line(self, path: Sequence[str | int], default: int = 1) -> int:
+        """The line where the value at *path* starts (*default* when it is not there)."""
+        try:
+            pos = self._find(1 if self.text.startswith("\ufeff") else 0, path)
+        except (ValueError, IndexError):
+            pos = None
+        return default if pos is None else self.line(pos)
+
     def items(self, path: Sequence[str | int], start: int = 0) -> list[int]:
         """Start offsets of the elements of the array at *path* below the value at *start*.
 

@@ -196,6 +196,7 @@ class SweAgentParser:
 
         turns = _match_turns(steps, assistant_turns)
         prev_state: dict[str, Any] = {}
+        ids: list[str] = []
         for i, (step, line) in enumerate(zip(steps, step_lines, strict=True)):
             if not isinstance(step, dict):
                 b.skip("trajectory step that is not an object")
@@ -211,12 +212,19 @@ class SweAgentParser:
                 b.skip("trajectory steps without an action")
                 prev_state = state or prev_state
                 continue
-            self._call(b, i, line, action, step, turns.get(i), prev_state or state)
+            # the file open when the action ran: 0.x records the state before the step, 1.x after
+            # it; an edit does not change the open file, so the step's own state names it in both
+            ids.append(self._call(b, i, line, action, step, turns.get(i),
+                                  state if _open_file(state) else prev_state))
             prev_state = state or prev_state
+        repeated = len(ids) - len(set(ids))
+        if repeated:
+            b.note(f"{repeated} call id(s) of the history repeat an earlier one (a replayed "
+                   "demonstration): Transcript.call(id) finds the first")
 
     @staticmethod
     def _call(b: TranscriptBuilder, i: int, line: int, action: str, step: dict[str, Any],
-              turn: dict[str, Any] | None, state: dict[str, Any]) -> None:
+              turn: dict[str, Any] | None, state: dict[str, Any]) -> str:
         argv = _first_line_argv(action)
         name = argv[0] if argv else action.split(None, 1)[0]
         kind = swe_agent_kind(argv)
@@ -249,10 +257,10 @@ class SweAgentParser:
         key = f"step-{i}"
         b.call(key, id=call_id, name=name, kind=kind, arguments=args, line=line, raw_arguments=raw_args)
         obs = step.get("observation")
-        if obs is None:
-            return
-        b.result(key, text=obs if isinstance(obs, str) else content_text(obs), line=line, raw=None,
-                 status="unrecorded")
+        if obs is not None:
+            b.result(key, text=obs if isinstance(obs, str) else content_text(obs), line=line, raw=None,
+                     status="unrecorded")
+        return call_id
 
     @staticmethod
     def _meta(rec: dict[str, Any], b: TranscriptBuilder) -> None:
@@ -260,6 +268,7 @@ class SweAgentParser:
         if isinstance(env, str):
             b.metadata["environment"] = env
         info = rec.get("info")
+        _exit_status(info, b)
         if isinstance(info, dict):
             for key in ("exit_status", "swe_agent_version", "swe_rex_version"):
                 if isinstance(info.get(key), str):
@@ -289,6 +298,21 @@ class SweAgentParser:
             name = model.get("name") if isinstance(model, dict) else None
             if isinstance(name, str) and name:
                 b.model = name
+
+
+def _exit_status(info: Any, b: TranscriptBuilder) -> None:
+    """``info.exit_status`` is written when the run ends: ``submitted`` (SWE-agent) or
+    ``Submitted`` (mini-swe-agent) is a normal end; anything else (``exit_cost``,
+    ``LimitsExceeded``, an exception name, ``submitted (exit_cost)``) is a run-level error. A
+    trajectory without it was saved before the run ended."""
+    status = info.get("exit_status") if isinstance(info, dict) else None
+    if not isinstance(status, str) or not status:
+        b.run_ended = False
+        return
+    b.run_ended = True
+    if status.strip().lower() != "submitted":
+        line = DocumentLines(b.document).value_line(["info", "exit_status"]) if b.document else 1
+        b.error(f"the run ended with exit status {status!r}", line)
 
 
 def _match_turns(steps: list[Any], turns: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -340,6 +364,7 @@ class MiniSweAgentParser:
         messages = rec["messages"]
         lines = _lines(b, ["messages"], len(messages)) if base == 1 else [base] * len(messages)
         info = as_dict(rec.get("info"))
+        _exit_status(info, b)
         for key in ("exit_status", "mini_version"):
             if isinstance(info.get(key), str):
                 b.metadata[key] = info[key]

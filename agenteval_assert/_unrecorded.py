@@ -1,0 +1,41 @@
+"""Checks on calls whose format records no outcome (``ToolCall.status == "unrecorded"``).
+
+Aider reports the edits and commands it ran but never their result; SWE-agent keeps each step's
+observation but no exit code or error flag. A check that needs the outcome (succeeded, failed,
+no tool errors, output) cannot decide on such a call: it is INCONCLUSIVE, never PASS, and never
+FAIL for want of a result the format does not keep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .model import ToolCall
+from .results import CheckResult, Evidence, Status
+
+__all__ = ["outcome_unknown"]
+
+_NOTE = ("the transcript's format records no outcome for these calls (Aider actions, SWE-agent steps): "
+         "whether they succeeded cannot be read from it")
+
+
+def outcome_unknown(
+    name: str, calls: Iterable[ToolCall], expected: str, check: str, *, need_output: bool = False
+) -> CheckResult | None:
+    """INCONCLUSIVE when some of *calls* have no recorded outcome (with *need_output*: no
+    recorded output either), else ``None`` (the check decides as usual)."""
+    unknown = [c for c in calls if not c.outcome_recorded and (c.result is None or not need_output)]
+    if not unknown:
+        return None
+    what = "output" if need_output else "outcome"
+    found = f"{len(unknown)} matching call(s) whose {what} is not recorded"
+    return CheckResult(
+        name=name,
+        status=Status.INCONCLUSIVE,
+        summary=f"inconclusive: expected {expected}, found {found}",
+        expected=expected,
+        found=found,
+        evidence=tuple(Evidence.from_call(c) for c in unknown),
+        notes=(_NOTE,),
+        check=check,
+    )
