@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +119,7 @@ def test_each_new_sniffer_refuses_every_other_format(mine: str) -> None:
             if sniff_raw is not None:
                 assert sniff_raw(src.head_bytes()) is not None, (mine, path)
             if fmt not in ("aider", "inspect-log") or path.suffix == ".json":  # JSON files only
-                head = [r for _, r in zip(range(_HEAD), src.records())]
+                head = list(islice(src.records(), _HEAD))
                 assert parser.sniff(head, src.stats.shape) is not None, (mine, path)
         finally:
             src.close()
