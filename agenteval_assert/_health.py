@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .model import Location, Message, ToolCall, Transcript
+from .model import Location, Message, Transcript
 from .results import CheckResult, Evidence, Status
 
-__all__ = ["HEALTH_CHECKS", "SUBMITTING_FORMATS", "health_checks"]
+__all__ = ["HEALTH_CHECKS", "REPLY_THEN_ACTION_FORMATS", "health_checks"]
 
-#: Formats whose agent ends a run with a submission command (SWE-agent ``submit``,
-#: mini-swe-agent ``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT``) rather than a last message:
-#: when the run ended (``Health.run_ended``), the text of that last turn is the final response.
-SUBMITTING_FORMATS = frozenset({"swe-agent", "mini-swe-agent"})
+#: Formats whose agent acts after the reply that asks for the action: a SWE-agent or
+#: mini-swe-agent step's command follows its thought (and a run ends on a submission command,
+#: ``submit`` / ``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT``, not on a message); Aider applies
+#: edits and runs commands after the model's reply. The last turn's reply, before its actions,
+#: is the final response (unless the run's end record is missing: ``Health.run_ended``).
+REPLY_THEN_ACTION_FORMATS = frozenset({"swe-agent", "mini-swe-agent", "aider"})
 
 
 def check_parsed_cleanly(t: Transcript) -> CheckResult:
@@ -79,15 +81,17 @@ def check_final_response(t: Transcript) -> CheckResult:
             final = s
             break
     submitted = None
-    if final is None and last_call is not None and t.format in SUBMITTING_FORMATS and t.health.run_ended:
-        # These agents end a run with a submission command; the text of that turn is their
-        # final response (it comes before the command it introduces).
+    if (final is None and last_call is not None and t.format in REPLY_THEN_ACTION_FORMATS
+            and t.health.run_ended is not False):
+        # These agents act after the reply that asks for the action (a SWE-agent step's action
+        # follows its thought, and the run ends on a submission command; Aider applies edits
+        # and runs commands after the model's reply): the last turn's reply is the final response.
         for s in reversed(t.steps[: last_call.step]):
-            if isinstance(s, ToolCall):
-                break
-            if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text.strip():
+            if not isinstance(s, Message) or s.agent_id is not None or (s.role != "assistant" and s.meta):
+                continue  # the turn's other actions, the tool's own output
+            if s.role == "assistant" and s.text.strip():
                 submitted = final = s
-                break
+            break
     if not t.health.complete:
         return CheckResult(
             name=name,
@@ -99,7 +103,7 @@ def check_final_response(t: Transcript) -> CheckResult:
             notes=tuple(t.health.problems()),
         )
     if submitted is not None:
-        return CheckResult.passing(name, "the run ended on its submission, with a response in the same turn",
+        return CheckResult.passing(name, "the last turn's reply precedes the actions it asked for",
                                    [Evidence(submitted.text.strip()[:80], submitted.location)])
     if final is not None:
         return CheckResult.passing(name, "a final response follows the last tool call",

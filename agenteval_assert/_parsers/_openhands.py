@@ -158,6 +158,10 @@ class OpenHandsParser:
             else:
                 b.result(cause, text="", line=line)  # counted as an orphan result
             return
+        known = b.call_info(cause)
+        if known is not None and known.result is not None:
+            b.skip(f"{obs} observations of a call already answered")
+            return
         extras = as_dict(r.get("extras"))
         meta = as_dict(extras.get("metadata"))
         code = as_int(meta.get("exit_code"))

@@ -420,7 +420,7 @@ class MiniSweAgentParser:
                     b.call(key, id=cid or f"action-{n_calls}", name="bash", kind="shell",
                            arguments={"command": command}, line=line)
                     waiting.append(key)
-            elif role in ("user", "tool") and (waiting or isinstance(m.get("tool_call_id"), str)):
+            elif role in ("user", "tool") and (waiting or as_str(m.get("tool_call_id"))):
                 key = as_str(m.get("tool_call_id")) or waiting[0]
                 if key in waiting:
                     waiting.remove(key)
