@@ -125,3 +125,15 @@ def test_each_new_sniffer_refuses_every_other_format(mine: str) -> None:
             src.close()
         refused += 1
     assert refused > 20
+
+
+def test_every_sample_of_a_format_has_its_provenance() -> None:
+    provenance = (SAMPLES / "PROVENANCE.md").read_text()
+    samples = _samples_formats()
+    assert {fmt for fmt in samples.values()} >= set(_MINE)  # one real file per new format at least
+    for path in samples:
+        rel = str(path.relative_to(SAMPLES))
+        assert f"| `{rel}` |" in provenance, rel
+        twin = CORPUS_MORE / rel
+        if twin.is_file():  # copied byte for byte from the corpus
+            assert twin.read_bytes() == path.read_bytes(), rel
