@@ -31,8 +31,6 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import attrs
-
 from .._builder import TranscriptBuilder
 from .._reader import ReadStats, Record, Shape, Source
 from ..model import LineIssue, Transcript, Usage
@@ -48,35 +46,42 @@ _MODEL = re.compile(r"^(?:Main model|Model): (\S+)")
 _VERSION = re.compile(r"^Aider v(\S+)$")
 
 
-@attrs.define
-class _Line:
-    """One classified line: ``kind`` is heading, user, aider, text or blank."""
-
-    n: int
-    kind: str
-    text: str
+#: One classified line: ``(number, kind, text)``; ``kind`` is heading, user, aider, aider-more,
+#: text or blank. A plain tuple: there is one per line of the file.
+_Line = tuple[int, str, str]
 
 
-def _decode(raw: bytes, n: int, issues: list[LineIssue]) -> str:
+def _lines_of(data: bytes, issues: list[LineIssue]) -> list[str]:
+    """The file's lines, decoded: in one piece when it is UTF-8 (the common case), else line by
+    line, each line that is not UTF-8 decoded with replacement characters and listed."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
     try:
-        return raw.decode("utf-8")
+        return data.decode("utf-8").split("\n")
     except UnicodeDecodeError:
-        issues.append(LineIssue(n, "not UTF-8 text", raw[:80].decode("utf-8", "replace").strip()))
-        return raw.decode("utf-8", "replace")
+        pass
+    out = []
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            out.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            issues.append(LineIssue(n, "not UTF-8 text", raw[:80].decode("utf-8", "replace").strip()))
+            out.append(raw.decode("utf-8", "replace"))
+    return out
 
 
 def _classify(data: bytes, issues: list[LineIssue]) -> list[_Line]:
     out: list[_Line] = []
+    append = out.append
     fence = False  # inside a ``` block of the model's text
     prev = "blank"
-    for n, raw in enumerate(data.removeprefix(b"\xef\xbb\xbf").split(b"\n"), 1):
-        line = _decode(raw, n, issues).rstrip("\r")
+    for n, line in enumerate(_lines_of(data, issues), 1):
         stripped = line.rstrip()
-        if stripped.startswith(_HEADING):
+        first = stripped[:1]
+        if first == "#" and stripped.startswith(_HEADING):
             fence = False
             kind = "heading"
         elif fence:
-            if stripped.startswith("> Tokens:"):
+            if first == ">" and stripped.startswith("> Tokens:"):
                 fence = False
                 kind = "aider"
             else:
@@ -85,19 +90,19 @@ def _classify(data: bytes, issues: list[LineIssue]) -> list[_Line]:
                     fence = False
         elif not stripped:
             kind = "blank"
-        elif stripped.startswith("####") and (len(stripped) == 4 or stripped[4] in " \t"):
+        elif first == "#" and stripped.startswith("####") and (len(stripped) == 4 or stripped[4] in " \t"):
             kind = "user"
-        elif stripped == ">" or stripped.startswith("> "):
+        elif first == ">" and (stripped == ">" or stripped.startswith("> ")):
             kind = "aider"
         elif prev == "aider":
             kind = "aider-more"  # a multi-line output: Aider prefixed only its first line
         else:
             kind = "text"
-            if stripped.lstrip().startswith("```"):
+            if "```" in stripped and stripped.lstrip().startswith("```"):
                 fence = True
-        out.append(_Line(n, kind, line))
-        prev = "aider" if kind in ("aider", "aider-more") else kind
-    if out and data.endswith(b"\n") and out[-1].kind == "blank" and not out[-1].text:
+        append((n, kind, line.removesuffix("\r")))
+        prev = "aider" if kind == "aider-more" else kind
+    if out and data.endswith(b"\n") and out[-1][1] == "blank" and not out[-1][2]:
         out.pop()  # the final newline ends the last line; it does not start another
     return out
 
@@ -126,22 +131,23 @@ class _Session:
             if not pending:
                 return
             if pending_kind == "user":
-                text = "\n".join(_strip_user(x.text) for x in pending)
-                b.message("user", text.strip("\n"), pending[0].n)
+                text = "\n".join(_strip_user(x[2]) for x in pending)
+                b.message("user", text.strip("\n"), pending[0][0])
             elif pending_kind == "text":
-                text = "\n".join(x.text for x in pending).strip("\n")
+                text = "\n".join(x[2] for x in pending).strip("\n")
                 if text.strip():
-                    b.message("assistant", text, pending[0].n)
+                    b.message("assistant", text, pending[0][0])
             elif pending_kind == "aider":
-                text = "\n".join(x.text[2:].rstrip() if x.text.startswith("> ") else x.text.rstrip().lstrip(">")
+                text = "\n".join(x[2][2:].rstrip() if x[2].startswith("> ") else x[2].rstrip().lstrip(">")
                                  for x in pending).strip("\n")
                 if text.strip():
-                    b.message("system", text, pending[0].n, meta=True)
+                    b.message("system", text, pending[0][0], meta=True)
             pending = []
             pending_kind = ""
 
         for ln in self.lines:
-            kind = "aider" if ln.kind == "aider-more" else ln.kind
+            n, line_kind, line = ln
+            kind = "aider" if line_kind == "aider-more" else line_kind
             if kind == "blank":
                 if pending_kind == "text":
                     pending.append(ln)  # blank lines inside the model's text are its own
@@ -150,20 +156,20 @@ class _Session:
                 continue
             if kind == "heading":
                 flush()
-                started = ln.text.strip()[len(_HEADING):].strip()
+                started = line.strip()[len(_HEADING):].strip()
                 b.metadata.setdefault("started_at", started)
                 b.metadata["sessions"] = b.metadata.get("sessions", 0) + 1
                 session_cost.append(0.0)
                 continue
-            if kind == "aider" and ln.kind == "aider":
-                body = ln.text[2:].rstrip() if ln.text.startswith("> ") else ""
+            if line_kind == "aider":
+                body = line[2:].rstrip() if line.startswith("> ") else ""
                 action = _action(body)
                 if action is not None:
                     flush()
                     name, akind, args = action
                     n_calls += 1
                     key = f"{name}-{n_calls}"
-                    b.call(key, id=f"line-{ln.n}", name=name, kind=akind, arguments=args, line=ln.n,
+                    b.call(key, id=f"line-{n}", name=name, kind=akind, arguments=args, line=n,
                            status="unrecorded")
                     continue
                 tokens = _TOKENS.match(body)
@@ -260,10 +266,10 @@ class AiderParser:
         lines = _classify(data, issues)
         sessions: list[list[_Line]] = [[]]
         for ln in lines:
-            if ln.kind == "heading":
+            if ln[1] == "heading":
                 sessions.append([])
             sessions[-1].append(ln)
-        has_preamble = any(x.kind != "blank" for x in sessions[0])
+        has_preamble = any(x[1] != "blank" for x in sessions[0])
         headings = len(sessions) - 1
 
         def make(chunk: list[_Line], note: str | None = None) -> Any:
@@ -272,10 +278,10 @@ class AiderParser:
                 _Session(chunk).build(b)
                 if note:
                     b.note(note)
-                first, last = (chunk[0].n, chunk[-1].n) if chunk else (1, 0)
+                first, last = (chunk[0][0], chunk[-1][0]) if chunk else (1, 0)
                 mine = [i for i in issues if first <= i.line <= last]
                 stats = ReadStats(path=path, shape="jsonl", lines=len(lines) if chunk is lines else last,
-                                  records=sum(1 for x in chunk if x.kind != "blank"), unparsable=mine,
+                                  records=sum(1 for x in chunk if x[1] != "blank"), unparsable=mine,
                                   blank=0)
                 return b.build(stats)
 
