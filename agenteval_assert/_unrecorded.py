@@ -9,11 +9,12 @@ FAIL for want of a result the format does not keep.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from .model import ToolCall
 from .results import CheckResult, Evidence, Status
 
-__all__ = ["outcome_unknown"]
+__all__ = ["asks_unrecorded", "outcome_unknown"]
 
 _NOTE = ("the transcript's format records no outcome for these calls (Aider actions, SWE-agent steps): "
          "whether they succeeded cannot be read from it")
@@ -39,3 +40,14 @@ def outcome_unknown(
         notes=(_NOTE,),
         check=check,
     )
+
+
+def asks_unrecorded(spec: Any, call: ToolCall) -> bool:
+    """Whether a ``Call(...)`` expectation asks about something *call*'s format did not record:
+    ``is_error`` or ``exit_code`` of a call with no recorded outcome, or ``output`` of one with
+    no result either."""
+    if call.outcome_recorded:
+        return False
+    if getattr(spec, "is_error", None) is not None or getattr(spec, "exit_code", None) is not None:
+        return True
+    return getattr(spec, "output", None) is not None and call.result is None

@@ -34,7 +34,7 @@ import attrs
 import regex
 
 from ._order import max_bipartite_matching, subsequence
-from ._unrecorded import outcome_unknown
+from ._unrecorded import asks_unrecorded, outcome_unknown
 from .exceptions import UsageError
 from .matchers import (
     ArgsMode,
@@ -505,9 +505,13 @@ def check_tool_called(
         at_most=at_most, mode=None if mode == "partial" else mode, **fields,
     )
     cands = _candidates(t, spec, include_subagents)
-    matched = tuple(c for c in cands if _fits(spec, c, mode, overrides))
+    unknown = [c for c in cands if asks_unrecorded(spec, c)]  # asked about an outcome not recorded
+    matched = tuple(c for c in cands if _fits(spec, c, mode, overrides) and not asks_unrecorded(spec, c))
     n = len(matched)
     expected = _bound_text(lo, hi, spec)
+    if unknown and (n < lo or (hi is not None and n <= hi < n + len(unknown))) and (
+            r := outcome_unknown(name, unknown, expected, echo, need_output=spec.output is not None)):
+        return r
     total = len(_pool(t, include_subagents))
     if n < lo:
         if cands and spec.name is not None:
@@ -1285,9 +1289,6 @@ def check_tool_output(
                 tool=base.tool, status=base.status, is_error=base.is_error, exit_code=base.exit_code,
                 output=out, where=base.where, agent=base.agent)
     r = check_tool_called(t, spec, include_subagents=include_subagents)
-    if r.status is Status.FAIL and (unknown := outcome_unknown(
-            "tool_output", _matching(t, base, include_subagents)[1], r.expected, r.check, need_output=True)):
-        r = unknown
     return attrs.evolve(r, name="tool_output", check=_echo("tool_output", tool, contains=contains, matches=matches, **fields))
 
 

@@ -57,6 +57,12 @@ def test_checks_on_outcomes_are_inconclusive_the_others_decide() -> None:
         "output is not recorded")
     with pytest.raises(aa.InconclusiveError):
         aa.assert_command_succeeded(t, "pwd")
+    # a Call(...) that asks about the outcome cannot be matched either way
+    for r in (C.check_tool_called(t, aa.Call("shell", is_error=False)),
+              C.check_tool_not_called(t, aa.Call("shell", is_error=True)),
+              C.check_tool_called(t, aa.Call("shell", exit_code=0))):
+        assert r.status is Status.INCONCLUSIVE, r.check
+    assert C.check_tool_called(t, aa.Call("shell", status="unrecorded"), times=10).passed
     by_name = {r.name: r for r in health_checks(t)}
     assert by_name["every_call_answered"].summary == (
         "0 of 27 tool calls have a result; the format records none for the other 27")
