@@ -21,15 +21,31 @@ _HEAD = 20
 
 def _registry() -> dict[str, FormatParser]:
     # Imported here so that a broken format module names itself in the traceback.
-    from . import _aider, _api, _claude, _codex, _gemini, _inspect, _openhands, _swe
+    from . import (
+        _aider,
+        _amp,
+        _api,
+        _claude,
+        _codex,
+        _cursor,
+        _gemini,
+        _inspect,
+        _opencode,
+        _openhands,
+        _swe,
+    )
 
     parsers: list[FormatParser] = [
+        # before codex-exec, whose detection also takes a `session.created` type
+        _opencode.OpenCodeParser(),
         _codex.CodexExecParser(),
         _codex.CodexRolloutParser(),
         _claude.ClaudeSessionParser(),
         _claude.ClaudeStreamJsonParser(),
         _gemini.GeminiSessionParser(),
         _gemini.GeminiStreamJsonParser(),
+        _cursor.CursorStreamJsonParser(),
+        _amp.AmpStreamJsonParser(),
         _swe.SweAgentParser(),
         _swe.MiniSweAgentParser(),
         _openhands.OpenHandsParser(),
@@ -55,12 +71,15 @@ def _parsers() -> dict[str, FormatParser]:
 
 #: Names of the supported formats, in detection order.
 FORMATS: tuple[str, ...] = (
+    "opencode",
     "codex-exec",
     "codex-rollout",
     "claude-session",
     "claude-stream-json",
     "gemini-session",
     "gemini-stream-json",
+    "cursor-cli",
+    "amp",
     "swe-agent",
     "mini-swe-agent",
     "openhands",

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +40,9 @@ from ._common import (
     tool_kind,
     types_in,
 )
+from ._cursor import cursor_evidence
 
-__all__ = ["ClaudeSessionParser", "ClaudeStreamJsonParser", "find_subagent_files"]
+__all__ = ["ClaudeSessionParser", "ClaudeStreamJsonParser", "amp_evidence", "find_subagent_files"]
 
 # -- detection ---------------------------------------------------------------------------------
 
@@ -56,6 +57,26 @@ _RESULT_KEYS = ("subtype", "is_error", "total_cost_usd", "cost_usd", "total_cost
 #: Top-level types of Gemini CLI stream-json (Claude has them only as content blocks).
 _GEMINI_TYPES = frozenset({"init", "tool_use", "tool_result"})
 
+#: An Amp thread id (``T-`` and a UUID), which Amp writes as the ``session_id`` of its events.
+_AMP_THREAD = re.compile(r"T-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
+
+
+def amp_evidence(head: Sequence[Record]) -> str | None:
+    """What in *head* marks an Amp ``--stream-json`` file: a stream-json event (``system``,
+    ``assistant``, ``user``, ``result``) whose ``session_id`` is an Amp thread id.
+
+    Amp writes Claude Code's stream-json events; Claude's session ids are bare UUIDs.
+    """
+    for _, r in head:
+        sid = r.get("session_id")
+        if (
+            isinstance(sid, str)
+            and r.get("type") in ("system", "assistant", "user", "result")
+            and _AMP_THREAD.match(sid)
+        ):
+            return f"a session_id that is an Amp thread id ({sid[:10]}…)"
+    return None
+
 
 def _foreign_reason(head: Sequence[Record], types: set[str]) -> str | None:
     """Why the head belongs to another agent's format, if it does."""
@@ -67,6 +88,12 @@ def _foreign_reason(head: Sequence[Record], types: set[str]) -> str | None:
         return "has Gemini CLI record types (" + ", ".join(gemini) + ")"
     if any("projectHash" in r for _, r in head):
         return "has a Gemini CLI session header (projectHash)"
+    cursor = cursor_evidence(head)
+    if cursor:
+        return f"has Cursor CLI records ({cursor})"
+    amp = amp_evidence(head)
+    if amp:
+        return f"is an Amp stream ({amp})"
     return None
 
 
@@ -168,9 +195,10 @@ def _usage_fields(usage: Any) -> list[int | None] | None:
 class _Claude:
     """State shared by both formats: content blocks, calls, results, usage, final response."""
 
-    def __init__(self, b: TranscriptBuilder, *, session: bool) -> None:
+    def __init__(self, b: TranscriptBuilder, *, session: bool, kind_of: Callable[[str], str] = tool_kind) -> None:
         self.b = b
         self.session = session
+        self.kind_of = kind_of
         self.servers: list[str] = []
         # usage per API message (``message.id:requestId``), per field, keeping the max
         self.usage: dict[str, list[int | None]] = {}
@@ -348,7 +376,7 @@ class _Claude:
             b.note(f"tool_use without an id (first at line {line}): it cannot be paired with a result")
         arguments, raw_arguments = decode_arguments(block.get("input"))
         server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
-        kind = tool_kind(name)
+        kind = self.kind_of(name)
         if not b.call(
             key,
             id=cid,
@@ -502,6 +530,8 @@ class ClaudeStreamJsonParser:
 
     name = "claude-stream-json"
     agent = "claude-code"
+    #: what a tool does, from its name (variants of the stream with other tool names override it)
+    kind_of = staticmethod(tool_kind)
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
         types = types_in(head)
@@ -522,7 +552,7 @@ class ClaudeStreamJsonParser:
         )
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
-        st = _Claude(b, session=False)
+        st = _Claude(b, session=False, kind_of=self.kind_of)
         result_usage: list[list[int | None]] = []
         cost: float | None = None
         result_text: str | None = None
@@ -677,6 +707,8 @@ class ClaudeStreamJsonParser:
             errors = rec.get("errors")
             if isinstance(errors, list) and errors:
                 detail = "; ".join(e if isinstance(e, str) else json.dumps(e)[:200] for e in errors[:5])
+            elif isinstance(rec.get("error"), str):  # Amp error results
+                detail = rec["error"][:300]
             elif isinstance(rec.get("result"), str):
                 detail = rec["result"][:300]
             msg = f"the run ended with an error ({', '.join(facts)})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime, timezone
 from typing import Any, Protocol
 
 import attrs
@@ -207,6 +208,15 @@ def as_list(v: Any) -> list[Any]:
 def as_str(v: Any) -> str | None:
     """*v* if it is a string, else ``None``."""
     return v if isinstance(v, str) else None
+
+
+def iso_ms(ms: Any) -> str | None:
+    """A Unix timestamp in milliseconds (OpenCode, Cursor) as ISO 8601 UTC text, else ``None``."""
+    n = as_int(ms)
+    if n is None or not 0 <= n < 253402300800000:  # before the year 10000
+        return None
+    dt = datetime.fromtimestamp(n / 1000, tz=timezone.utc)
+    return dt.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def types_in(head: Sequence[Record]) -> set[str]:

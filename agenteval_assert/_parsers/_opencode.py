@@ -1,0 +1,520 @@
+"""OpenCode parser: ``opencode``, one format in three shapes of the same objects.
+
+OpenCode keeps a session as messages (``msg_…``, with an ``info`` object: role, model, tokens,
+cost, finish) made of parts (``prt_…``: ``text``, ``reasoning``, ``tool``, ``step-start``,
+``step-finish``, ``file``...). Three shapes carry them:
+
+* ``opencode run --format json`` (JSONL): ``{type, timestamp, sessionID, part}`` events
+  (``step_start``, ``tool_use``, ``text``, ``step_finish``, ``reasoning``) and ``error`` events
+  (``{type: "error", error: {name, data: {message}}}``, a session failure, not a tool error);
+* the server's message list (``GET /session/:id/message``: a JSON array of ``{info, parts[]}``)
+  and ``opencode export`` (``{info, messages: [{info, parts[]}]}``);
+* the server's event bus (SSE ``/event``) saved as a JSON array or JSONL of ``{type, properties}``:
+  ``message.part.updated`` re-sends a part on every change (a tool part ``pending`` → ``running``
+  → ``completed``, a text part once per streamed ``delta``), so only the last version of each part
+  id is kept; roles and models come from ``message.updated``.
+
+All three go through one collector: parts are kept by part id in the order they were first seen
+(last version wins), then turned into steps once the input is consumed. A subagent (the ``task``
+tool) runs in a child session: its parts carry another ``sessionID`` and become the subagent's
+steps. See ``docs/formats-opencode.md`` for what every model field is filled from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .._builder import TranscriptBuilder
+from .._reader import Record, Shape
+from ..model import Usage
+from ._common import as_int, decode_arguments, iso_ms
+
+__all__ = ["OpenCodeParser", "opencode_evidence"]
+
+#: OpenCode's built-in tools by what they do (MCP tools are ``<server>_<tool>``: ``other``).
+_KINDS = {
+    "bash": "shell",
+    "read": "file_read",
+    "write": "file_write",
+    "edit": "file_edit",
+    "multiedit": "file_edit",
+    "patch": "file_edit",
+    "apply_patch": "file_edit",
+    "glob": "search",
+    "grep": "search",
+    "list": "search",
+    "codesearch": "search",
+    "webfetch": "web_fetch",
+    "websearch": "web_search",
+    "task": "subagent",
+    "todowrite": "todo",
+    "todoread": "todo",
+    "skill": "skill",
+    "question": "ask_user",
+}
+#: Core event-bus types: one of them in the first records marks a saved event stream.
+_BUS_CORE = frozenset(
+    {
+        "message.updated",
+        "message.part.updated",
+        "message.removed",
+        "message.part.removed",
+        "session.created",
+        "session.updated",
+        "session.deleted",
+        "session.status",
+        "session.idle",
+        "session.error",
+        "session.diff",
+        "session.compacted",
+        "server.connected",
+        "server.heartbeat",
+    }
+)
+#: Bus events that carry nothing for the model (session bookkeeping, editor and server state).
+_BUS_SKIP = frozenset(
+    {
+        "session.status",
+        "session.diff",
+        "session.compacted",
+        "session.deleted",
+        "server.connected",
+        "server.heartbeat",
+        "file.edited",
+        "file.watcher.updated",
+        "todo.updated",
+        "permission.updated",
+        "permission.replied",
+        "lsp.updated",
+        "lsp.client.diagnostics",
+        "installation.updated",
+        "storage.write",
+        "command.executed",
+    }
+)
+#: Part types that are bookkeeping, not steps (``step-finish`` still gives usage).
+_PART_SKIP = frozenset({"step-start", "step-finish", "snapshot", "patch", "file", "agent", "subtask", "retry",
+                        "compaction"})
+#: ``step-finish`` reasons after which the model was going to go on (the run is not over).
+_CONTINUES = frozenset({"tool-calls", "tool_calls"})
+
+
+def _str(v: Any) -> str | None:
+    return v if isinstance(v, str) and v else None
+
+
+def _is_message(r: dict[str, Any]) -> bool:
+    info = r.get("info")
+    return isinstance(info, dict) and isinstance(info.get("role"), str) and isinstance(r.get("parts"), list)
+
+
+def _is_run_event(r: dict[str, Any]) -> bool:
+    part = r.get("part")
+    return (
+        isinstance(part, dict)
+        and isinstance(part.get("type"), str)
+        and (isinstance(r.get("sessionID"), str) or isinstance(part.get("sessionID"), str))
+    )
+
+
+def opencode_evidence(head: Sequence[Record]) -> str | None:
+    """What in *head* only OpenCode writes (``None`` when nothing does)."""
+    for _, r in head:
+        if _is_run_event(r):
+            return "an opencode run --format json event (part with sessionID)"
+        t = r.get("type")
+        if isinstance(t, str) and t in _BUS_CORE and isinstance(r.get("properties"), dict):
+            return "an OpenCode server event ({type, properties})"
+        if _is_message(r):
+            return "an OpenCode session message ({info, parts})"
+        msgs = r.get("messages")
+        if isinstance(r.get("info"), dict) and isinstance(msgs, list) and msgs and isinstance(msgs[0], dict) \
+                and _is_message(msgs[0]):
+            return "an opencode export ({info, messages})"
+    return None
+
+
+class _Part:
+    """The last version of one part, and where it was first and last seen."""
+
+    __slots__ = ("first", "last", "part", "session")
+
+    def __init__(self, line: int, part: dict[str, Any], session: str | None) -> None:
+        self.first = line
+        self.last = line
+        self.part = part
+        self.session = session
+
+
+class _Collector:
+    """One pass over the records; steps are made at the end, in first-seen order."""
+
+    def __init__(self, b: TranscriptBuilder) -> None:
+        self.b = b
+        self.parts: dict[str, _Part] = {}
+        self.messages: dict[str, dict[str, Any]] = {}
+        self.message_lines: dict[str, int] = {}
+        #: session id -> its parent session id (None: none known), in first-seen order
+        self.sessions: dict[str, str | None] = {}
+        self.removed_messages: set[str] = set()
+        #: sessions whose own info says they have no parent
+        self.top_level: dict[str, None] = {}
+
+    # -- intake -------------------------------------------------------------------------------
+
+    def see_session(self, sid: Any, parent: Any = None) -> None:
+        if not isinstance(sid, str) or not sid:
+            return
+        if sid not in self.sessions or (self.sessions[sid] is None and isinstance(parent, str) and parent):
+            self.sessions[sid] = parent if isinstance(parent, str) and parent else None
+
+    def add_part(self, line: int, part: dict[str, Any], session: Any = None) -> None:
+        sid = _str(part.get("sessionID")) or _str(session)
+        self.see_session(sid)
+        pid = _str(part.get("id")) or _str(part.get("callID"))
+        if pid is None:
+            pid = f"#line{line}"
+            self.b.note(f"a part without an id (first at line {line}): it cannot be deduplicated")
+        known = self.parts.get(pid)
+        if known is None:
+            self.parts[pid] = _Part(line, part, sid)
+        else:
+            known.last = line
+            known.part = part
+            self.b.skip("re-sent part (the last version is kept)")
+
+    def add_message(self, line: int, info: dict[str, Any]) -> None:
+        mid = _str(info.get("id"))
+        self.see_session(info.get("sessionID"))
+        if mid is None:
+            self.b.skip("message info without an id")
+            return
+        if mid in self.messages:
+            self.b.skip("re-sent message info (the last version is kept)")
+        else:
+            self.message_lines[mid] = line
+        self.messages[mid] = info
+
+    def error(self, line: int, err: Any, what: str) -> None:
+        if isinstance(err, dict):
+            data = err.get("data")
+            msg = data.get("message") if isinstance(data, dict) else None
+            name = _str(err.get("name"))
+            text = ": ".join(s for s in (name, msg if isinstance(msg, str) else None) if s)
+        else:
+            text = err if isinstance(err, str) else ""
+        self.b.error(text or what, line)
+
+    # -- the three shapes -----------------------------------------------------------------------
+
+    def run_event(self, line: int, r: dict[str, Any]) -> None:
+        b = self.b
+        t = r.get("type")
+        if t == "error":
+            self.see_session(r.get("sessionID"))
+            self.error(line, r.get("error"), "the session failed (error event)")
+            b.run_ended = True
+            return
+        part = r.get("part")
+        if not isinstance(part, dict):
+            b.unknown(str(t) if isinstance(t, str) else "(record without a string type)")
+            return
+        self.add_part(line, part, r.get("sessionID"))
+        if part.get("type") == "step-finish":
+            b.run_ended = part.get("reason") not in _CONTINUES
+        else:
+            b.run_ended = False
+
+    def bus_event(self, line: int, t: str, props: dict[str, Any]) -> None:
+        b = self.b
+        if t == "message.part.updated":
+            part = props.get("part")
+            if isinstance(part, dict):
+                self.add_part(line, part)
+                b.run_ended = False
+            else:
+                b.skip("message.part.updated without a part")
+        elif t == "message.updated":
+            info = props.get("info")
+            if isinstance(info, dict):
+                self.add_message(line, info)
+            else:
+                b.skip("message.updated without info")
+        elif t in ("session.created", "session.updated"):
+            info = props.get("info")
+            if isinstance(info, dict):
+                self.see_session(info.get("id"), info.get("parentID"))
+                sid = info.get("id")
+                if info.get("parentID") is None and isinstance(sid, str):
+                    self.top_level.setdefault(sid)
+                    if sid == next(iter(self.top_level)):  # the session info of the first one
+                        for k in ("title", "version", "directory", "slug", "projectID"):
+                            if isinstance(info.get(k), str):
+                                b.metadata[k] = info[k]
+            b.skip(t)
+        elif t == "session.idle" or (t == "session.status" and _idle(props)):
+            sid = _str(props.get("sessionID"))
+            if sid is None or self.sessions.get(sid) is None:  # the main session (not a child) is idle
+                b.run_ended = True
+            b.skip(t)
+        elif t == "session.error":
+            self.error(line, props.get("error"), "the session failed (session.error)")
+            b.run_ended = True
+        elif t == "message.part.removed":
+            pid = _str(props.get("partID"))
+            if pid is not None and self.parts.pop(pid, None) is not None:
+                b.skip("part removed by message.part.removed")
+            else:
+                b.skip("message.part.removed (unknown part)")
+        elif t == "message.removed":
+            mid = _str(props.get("messageID"))
+            if mid is not None:
+                self.removed_messages.add(mid)
+            b.skip("message.removed")
+        elif t in _BUS_SKIP:
+            b.skip(t)
+        else:
+            b.unknown(t)
+
+    def message(self, line: int, m: dict[str, Any], *, locate: bool) -> None:
+        b = self.b
+        info = m["info"]
+        mid = _str(info.get("id"))
+        mline = b.line_of(mid, line) if locate else line
+        self.add_message(mline, info)
+        for part in m["parts"]:
+            if not isinstance(part, dict):
+                b.skip("part that is not an object")
+                continue
+            pline = b.line_of(_str(part.get("id")), mline)
+            self.add_part(pline, part, info.get("sessionID"))
+        if info.get("role") == "assistant" and not self.sessions.get(_str(info.get("sessionID")) or ""):
+            time = info.get("time")
+            done = isinstance(time, dict) and time.get("completed") is not None
+            b.run_ended = done and info.get("finish") not in _CONTINUES
+        elif info.get("role") == "user":
+            b.run_ended = False
+
+    def export(self, line: int, r: dict[str, Any]) -> None:
+        b = self.b
+        info = r["info"]
+        self.see_session(info.get("id"), info.get("parentID"))
+        for k in ("title", "version", "directory", "slug", "projectID"):
+            if isinstance(info.get(k), str):
+                b.metadata[k] = info[k]
+        for m in r["messages"]:
+            if isinstance(m, dict) and _is_message(m):
+                self.message(line, m, locate=True)
+            else:
+                b.skip("export message without info and parts")
+
+    # -- steps ------------------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        b = self.b
+        main = next((s for s, parent in self.sessions.items() if parent is None), None)
+        if main is None and self.sessions:
+            main = next(iter(self.sessions))
+        b.session_id = main
+        # child sessions: declared, linked to the task call that started them where it says so
+        spawned: dict[str, tuple[str, dict[str, Any]]] = {}
+        for p in self.parts.values():
+            part = p.part
+            if part.get("type") == "tool" and part.get("tool") == "task":
+                state = part.get("state")
+                md = state.get("metadata") if isinstance(state, dict) else None
+                child = _str(md.get("sessionId")) if isinstance(md, dict) else None
+                if child is not None:
+                    inp = state.get("input") if isinstance(state, dict) else None
+                    spawned[child] = (_str(part.get("callID")) or "", inp if isinstance(inp, dict) else {})
+        for sid in self.sessions:
+            if sid == main:
+                continue
+            if sid in self.top_level:
+                b.note(f"session {sid} is a top-level session of its own (no parentID), not a child of "
+                       f"{main}: its steps are reported as a subagent's")
+            call_id, inp = spawned.get(sid, (None, {}))
+            b.subagent(sid, parent_call_id=call_id or None, type=_str(inp.get("subagent_type")),
+                       description=_str(inp.get("description")))
+
+        final: str | None = None
+        step_usage: list[dict[str, Any]] = []
+        for p in self.parts.values():
+            part = p.part
+            mid = _str(part.get("messageID"))
+            if mid is not None and mid in self.removed_messages:
+                b.skip("part of a removed message")
+                continue
+            agent = None if p.session in (None, main) else p.session
+            info = self.messages.get(mid or "")
+            role = info.get("role") if info is not None else "assistant"
+            pt = part.get("type")
+            if pt == "text":
+                text = part.get("text")
+                if not isinstance(text, str) or not text.strip():
+                    b.skip("blank text part")
+                    continue
+                meta = part.get("synthetic") is True or part.get("ignored") is True
+                b.message("user" if role == "user" else "assistant", text, p.last, agent_id=agent, meta=meta)
+                if role != "user" and agent is None and not meta:
+                    final = text
+            elif pt == "reasoning":
+                text = part.get("text")
+                if isinstance(text, str) and text.strip():
+                    b.thinking(text, p.last, agent_id=agent)
+                else:
+                    b.skip("blank reasoning part")
+            elif pt == "tool":
+                self.tool(p, agent, spawned)
+            elif pt == "step-finish":
+                step_usage.append(part)
+                b.skip("step-finish part")
+            elif isinstance(pt, str) and pt in _PART_SKIP:
+                b.skip(f"{pt} part")
+            else:
+                b.unknown(f"part {pt}" if isinstance(pt, str) else "part without type")
+        b.set_final_response(final)
+        self.model_and_errors(main)
+        self.usage(step_usage)
+
+    def tool(self, p: _Part, agent: str | None, spawned: dict[str, tuple[str, dict[str, Any]]]) -> None:
+        b = self.b
+        part = p.part
+        name = _str(part.get("tool"))
+        if name is None:
+            b.skip("tool part without a tool name")
+            return
+        cid = _str(part.get("callID")) or _str(part.get("id")) or f"#line{p.first}"
+        state = part.get("state")
+        if not isinstance(state, dict):
+            state = {}
+        args, raw_args = decode_arguments(state.get("input"))
+        t = state.get("time")
+        started = iso_ms(t.get("start")) if isinstance(t, dict) else None
+        parent = (spawned[agent][0] or None) if agent is not None and agent in spawned else None
+        key = _str(part.get("id")) or cid
+        if not b.call(key, id=cid, name=name, kind=_KINDS.get(name, "other"), arguments=args, line=p.first,
+                      raw_arguments=raw_args, parent_id=parent, agent_id=agent, started_at=started):
+            b.skip("repeated tool part")
+            return
+        status = state.get("status")
+        ended = iso_ms(t.get("end")) if isinstance(t, dict) else None
+        if status == "completed":
+            out = state.get("output")
+            md = state.get("metadata")
+            exit_code = as_int(md.get("exit")) if isinstance(md, dict) else None
+            b.result(key, text=out if isinstance(out, str) else "", raw=state, exit_code=exit_code,
+                     line=p.last, ended_at=ended)
+        elif status == "error":
+            err = state.get("error")
+            text = err if isinstance(err, str) else ""
+            declined = "rejected permission" in text
+            b.result(key, text=text, raw=state, is_error=True, status="declined" if declined else "failed",
+                     line=p.last, ended_at=ended)
+        elif status not in ("pending", "running"):
+            b.note(f"tool part with an unknown state.status {status!r} (line {p.last}): left unanswered")
+
+    def model_and_errors(self, main: str | None) -> None:
+        b = self.b
+        models: list[str] = []
+        for mid, info in self.messages.items():
+            if mid in self.removed_messages:
+                continue
+            model = _str(info.get("modelID"))
+            if model is None and isinstance(info.get("model"), dict):
+                model = _str(info["model"].get("modelID"))
+            if model is not None and model not in models:
+                models.append(model)
+                provider = _str(info.get("providerID"))
+                if provider is None and isinstance(info.get("model"), dict):
+                    provider = _str(info["model"].get("providerID"))
+                if provider is not None:
+                    b.metadata.setdefault("provider", provider)
+            path = info.get("path")
+            if isinstance(path, dict) and isinstance(path.get("cwd"), str):
+                b.metadata.setdefault("cwd", path["cwd"])
+            if info.get("role") == "assistant" and "error" in info:
+                where = self.message_lines.get(mid, 1)
+                self.error(where, info.get("error"), "the message ended with an error")
+        if models:
+            b.model = models[0]
+            if len(models) > 1:
+                b.metadata["models"] = models
+
+    def usage(self, steps: list[dict[str, Any]]) -> None:
+        b = self.b
+        sources: list[dict[str, Any]] = steps
+        mode = "summed over step-finish parts"
+        if not sources:
+            sources = [i for m, i in self.messages.items() if i.get("role") == "assistant"
+                       and m not in self.removed_messages]
+            mode = "summed over assistant messages"
+        sums: list[int | None] = [None] * 5
+        cost: float | None = None
+        seen = False
+        for src in sources:
+            tokens = src.get("tokens")
+            c = src.get("cost")
+            if isinstance(c, (int, float)) and not isinstance(c, bool):
+                cost = (cost or 0.0) + float(c)
+                seen = True
+            if not isinstance(tokens, dict):
+                continue
+            cache = tokens.get("cache")
+            values = [
+                tokens.get("input"),
+                tokens.get("output"),
+                cache.get("read") if isinstance(cache, dict) else None,
+                cache.get("write") if isinstance(cache, dict) else None,
+                tokens.get("reasoning"),
+            ]
+            for i, v in enumerate(values):
+                n = as_int(v)
+                if n is not None and n >= 0:
+                    sums[i] = (sums[i] or 0) + n
+                    seen = True
+        if seen:
+            b.usage = Usage(sums[0], sums[1], sums[2], sums[3], sums[4], cost)
+            b.usage_mode = mode
+
+
+def _idle(props: dict[str, Any]) -> bool:
+    status = props.get("status")
+    return isinstance(status, dict) and status.get("type") == "idle"
+
+
+class OpenCodeParser:
+    """OpenCode: ``run --format json`` events, server message lists / exports, server event streams."""
+
+    name = "opencode"
+    agent = "opencode"
+
+    def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
+        if opencode_evidence(head) is not None:
+            return None
+        return (
+            "no OpenCode record (a run event with part + sessionID, a {type, properties} server event, "
+            "an {info, parts} message or an {info, messages} export) in the first records"
+        )
+
+    def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
+        c = _Collector(b)
+        for line, r in records:
+            t = r.get("type")
+            ts = r.get("timestamp")  # run --format json events (milliseconds)
+            if ts is not None and (iso := iso_ms(ts)) is not None:
+                b.metadata.setdefault("started_at", iso)
+                b.metadata["ended_at"] = iso
+            props = r.get("properties")
+            if isinstance(t, str) and isinstance(props, dict) and "." in t:
+                c.bus_event(line, t, props)
+            elif _is_message(r):
+                c.message(line, r, locate=b.document is not None)
+            elif isinstance(r.get("info"), dict) and isinstance(r.get("messages"), list):
+                c.export(line, r)
+            elif isinstance(t, str) and ("part" in r or t == "error"):
+                c.run_event(line, r)
+            else:
+                b.unknown(t if isinstance(t, str) else "(record without a string type)")
+        c.finish()
