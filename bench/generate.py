@@ -27,6 +27,16 @@ cost a parser time (long tool outputs, escaped quotes and newlines, non-ASCII, A
   ``metadata.exit_code``), ``custom_tool_call`` (apply_patch), MCP calls named
   ``mcp__server__tool``, reasoning with ``encrypted_content``, ``event_msg`` token counts.
 
+Two more formats are made on request only (``--formats opencode,cursor-cli``), outside the default
+set, so that the benchmark tables and the mixed batch stay comparable from run to run:
+
+* ``opencode``: ``opencode run --format json``: ``step_start``, ``text``, ``tool_use`` parts of the
+  built-in tools (bash with ``metadata.exit``, read, edit, grep, glob, write, todowrite, webfetch;
+  some failing with ``state.status: error``), ``step_finish`` with tokens and cost.
+* ``cursor-cli``: ``cursor-agent -p --output-format stream-json``: ``system/init``, runs of
+  ``thinking/delta`` events, assistant segments, ``tool_call`` started/completed pairs (parallel
+  ones completing out of order, ids ``call_…\nfc_…``, some failing) and a closing ``result``.
+
 Every file is complete: every call has its result, the run ends on a successful call and a
 final assistant message. A ``<file>.manifest.json`` beside each file states what a correct
 parser must find (tool calls, subagent calls, errors, tool names, the final response).
@@ -47,6 +57,7 @@ from typing import Any, BinaryIO
 
 __all__ = [
     "DEFAULT_SEED",
+    "EXTRA_FORMATS",
     "FORMATS",
     "SIZES",
     "data_path",
@@ -55,6 +66,8 @@ __all__ = [
 ]
 
 FORMATS: tuple[str, ...] = ("claude-session", "claude-stream-json", "codex-exec", "codex-rollout")
+#: formats made on request only (``--formats``), not part of the default benchmark set
+EXTRA_FORMATS: tuple[str, ...] = ("opencode", "cursor-cli")
 SIZES: dict[str, int] = {"1MB": 1_000_000, "10MB": 10_000_000, "100MB": 100_000_000}
 DEFAULT_SEED = 20261130
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -79,7 +92,8 @@ def size_label(n: int) -> str:
     return f"{n}B"
 
 
-_EXT = {"claude-session": ".jsonl", "claude-stream-json": ".jsonl", "codex-exec": ".jsonl", "codex-rollout": ".jsonl"}
+_EXT = {"claude-session": ".jsonl", "claude-stream-json": ".jsonl", "codex-exec": ".jsonl", "codex-rollout": ".jsonl",
+        "opencode": ".jsonl", "cursor-cli": ".jsonl"}
 
 
 def data_path(fmt: str, size: int, out: Path = DATA_DIR) -> Path:
@@ -894,11 +908,174 @@ def _codex_rollout(out: _Out, target: int, seed: int, man: _Manifest) -> None:
             return
 
 
+# -- OpenCode run --format json ----------------------------------------------------------------
+
+_OPENCODE_TOOLS = (("read", 30), ("bash", 25), ("edit", 12), ("grep", 8), ("glob", 8), ("write", 4),
+                   ("todowrite", 3), ("webfetch", 2))
+
+
+def _opencode_tool(tx: _Text, name: str, *, may_fail: bool) -> tuple[dict[str, Any], dict[str, Any], bool]:
+    """``(input, state fields, is_error)`` of one OpenCode tool call."""
+    r = tx.rng
+    path = tx.path()
+    if may_fail and r.random() < 0.04:
+        return {"filePath": path}, {"status": "error", "error": f"File not found: {path}"}, True
+    if name == "bash":
+        cmd = tx.command()
+        out = tx.code(tx.output_lines())
+        exit_code = 1 if may_fail and r.random() < 0.08 else 0
+        desc = tx.prose(1)[:60]
+        return ({"command": cmd, "description": desc},
+                {"status": "completed", "output": out, "title": desc,
+                 "metadata": {"output": out, "exit": exit_code, "description": desc, "truncated": False}},
+                exit_code != 0)
+    if name == "read":
+        n = tx.output_lines()
+        body = "\n".join(f"{i:05d}| {ln}" for i, ln in enumerate(r.choices(tx.code_lines, k=n), 1))
+        return ({"filePath": path},
+                {"status": "completed", "output": f"<file>\n{body}\n</file>", "title": path.rsplit("/", 1)[1],
+                 "metadata": {"preview": body[:400], "truncated": False}}, False)
+    if name in ("edit", "write"):
+        old, new = tx.code(r.randint(1, 12)), tx.code(r.randint(1, 12))
+        inp = {"filePath": path, "oldString": old, "newString": new} if name == "edit" else \
+            {"filePath": path, "content": tx.code(r.randint(5, 80))}
+        diff = f"Index: {path}\n===\n--- {path}\n+++ {path}\n@@ -1 +1 @@\n-{old}\n+{new}"
+        return inp, {"status": "completed", "output": "", "title": path,
+                     "metadata": {"diagnostics": {}, "diff": diff}}, False
+    if name in ("grep", "glob"):
+        found = [tx.path() for _ in range(r.randint(0, 40))]
+        return ({"pattern": r.choice(_WORDS)},
+                {"status": "completed", "output": "\n".join(found) or "No files found", "title": "",
+                 "metadata": {"count": len(found), "truncated": False}}, False)
+    if name == "todowrite":
+        todos = [{"content": tx.prose(1)[:60], "status": r.choice(("pending", "completed")), "priority": "high",
+                  "id": str(i)} for i in range(r.randint(1, 6))]
+        return {"todos": todos}, {"status": "completed", "output": json.dumps(todos, indent=2),
+                                  "title": f"{len(todos)} todos", "metadata": {"todos": todos}}, False
+    return ({"url": "https://example.com/" + r.choice(_WORDS), "format": "markdown"},
+            {"status": "completed", "output": tx.prose(r.randint(5, 40)), "title": "", "metadata": {}}, False)
+
+
+def _opencode_run(out: _Out, target: int, seed: int, man: _Manifest) -> None:
+    rng = random.Random(seed)
+    tx = _Text(rng)
+    session = "ses_" + tx.b62(26)
+    ts = 1767036059338
+    names = [n for n, _ in _OPENCODE_TOOLS]
+    weights = [w for _, w in _OPENCODE_TOOLS]
+
+    def event(type_: str, part: dict[str, Any]) -> None:
+        nonlocal ts
+        ts += rng.randint(5, 4000)
+        out.emit({"type": type_, "timestamp": ts, "sessionID": session, "part": part})
+
+    def part(mid: str, type_: str, **fields: Any) -> dict[str, Any]:
+        return {"id": "prt_" + tx.b62(26), "sessionID": session, "messageID": mid, "type": type_, **fields}
+
+    closing = False  # the step before the answer: its calls succeed (the run ends on a good call)
+    while True:
+        last = out.bytes >= target and closing
+        closing = closing or out.bytes >= target
+        mid = "msg_" + tx.b62(26)
+        event("step_start", part(mid, "step-start", snapshot=tx.hexid(40)))
+        text = tx.prose(rng.randint(1, 12))
+        if last or rng.random() < 0.5:
+            event("text", part(mid, "text", text=text, time={"start": ts, "end": ts}))
+        if last:
+            man.final_response = text
+        else:
+            for _ in range(rng.choices((1, 2, 3), (70, 20, 10))[0]):
+                name = rng.choices(names, weights)[0]
+                inp, state, err = _opencode_tool(tx, name, may_fail=not closing)
+                state = {"input": inp, **state, "time": {"start": ts, "end": ts + rng.randint(5, 9000)}}
+                event("tool_use", part(mid, "tool", callID="toolu_01" + tx.b62(22), tool=name, state=state))
+                man.call(name, error=err)
+        event("step_finish", part(mid, "step-finish", reason="stop" if last else "tool-calls",
+                                  snapshot=tx.hexid(40), cost=round(rng.uniform(0, 0.05), 6),
+                                  tokens={"input": rng.randint(1, 30000), "output": rng.randint(1, 2000),
+                                          "reasoning": 0, "cache": {"read": rng.randint(0, 90000), "write": 0}}))
+        if last:
+            break
+
+
+# -- Cursor CLI stream-json --------------------------------------------------------------------
+
+
+def _cursor_stream(out: _Out, target: int, seed: int, man: _Manifest) -> None:
+    rng = random.Random(seed)
+    tx = _Text(rng)
+    session = tx.uuid()
+    ms = 1770823976204
+    out.emit({"type": "system", "subtype": "init", "apiKeySource": "login", "cwd": "/home/dev/project",
+              "session_id": session, "model": "Auto", "permissionMode": "default"})
+    out.emit({"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": tx.prose(3)}]},
+              "session_id": session})
+
+    def stamp() -> int:
+        nonlocal ms
+        ms += rng.randint(1, 3000)
+        return ms
+
+    def say(text: str, model_call: str | None) -> None:
+        rec: dict[str, Any] = {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": text}]}, "session_id": session}
+        if model_call is not None:
+            rec |= {"model_call_id": model_call, "timestamp_ms": stamp()}
+        out.emit(rec)
+
+    segments: list[str] = []
+    closing = False  # the round before the answer: its calls succeed (the run ends on a good call)
+    while True:
+        last = out.bytes >= target and closing
+        closing = closing or out.bytes >= target
+        model_call = f"{tx.uuid()}-0-{tx.b62(4).lower()}"
+        if rng.random() < 0.5:
+            for word in tx.prose(rng.randint(1, 4)).split(" "):
+                out.emit({"type": "thinking", "subtype": "delta", "text": " " + word, "session_id": session,
+                          "timestamp_ms": stamp()})
+            out.emit({"type": "thinking", "subtype": "completed", "session_id": session, "timestamp_ms": stamp()})
+        text = tx.prose(rng.randint(1, 8))
+        segments.append(text)
+        if last:
+            say(text, None)
+            man.final_response = text
+            break
+        say(text, model_call)
+        calls = []
+        for _ in range(rng.choices((1, 2, 3), (70, 20, 10))[0]):
+            cid = f"call_{tx.b62(24)}\nfc_{tx.hexid(50)}"
+            cmd = tx.command()
+            args = {"command": cmd, "workingDirectory": "", "timeout": 30000, "toolCallId": cid,
+                    "simpleCommands": [cmd.split()[0]], "hasInputRedirect": False, "hasOutputRedirect": False,
+                    "isBackground": False, "skipApproval": False, "timeoutBehavior": "TIMEOUT_BEHAVIOR_BACKGROUND"}
+            out.emit({"type": "tool_call", "subtype": "started", "call_id": cid,
+                      "tool_call": {"shellToolCall": {"args": args}}, "model_call_id": model_call,
+                      "session_id": session, "timestamp_ms": stamp()})
+            calls.append((cid, args))
+        rng.shuffle(calls)  # parallel calls complete in any order
+        for cid, args in calls:
+            exit_code = 1 if not closing and rng.random() < 0.08 else 0
+            stdout = tx.code(tx.output_lines())
+            result = {"success": {"command": args["command"], "workingDirectory": "", "exitCode": exit_code,
+                                  "signal": "", "stdout": stdout, "stderr": "",
+                                  "executionTime": rng.randint(5, 20000), "interleavedOutput": stdout},
+                      "isBackground": False}
+            out.emit({"type": "tool_call", "subtype": "completed", "call_id": cid,
+                      "tool_call": {"shellToolCall": {"args": args, "result": result}},
+                      "model_call_id": model_call, "session_id": session, "timestamp_ms": stamp()})
+            man.call("shellToolCall", error=exit_code != 0)
+    out.emit({"type": "result", "subtype": "success", "duration_ms": ms - 1770823976204,
+              "duration_api_ms": ms - 1770823976204, "is_error": False, "result": "".join(segments),
+              "session_id": session, "request_id": tx.uuid()})
+
+
 _GENERATORS: dict[str, Callable[[_Out, int, int, _Manifest], None]] = {
     "claude-session": _claude_session,
     "claude-stream-json": _claude_stream,
     "codex-exec": _codex_exec,
     "codex-rollout": _codex_rollout,
+    "opencode": _opencode_run,
+    "cursor-cli": _cursor_stream,
 }
 
 
@@ -908,11 +1085,11 @@ def generate(fmt: str, size: int, path: Path, *, seed: int = DEFAULT_SEED) -> di
     Returns the manifest (also written to ``<path>.manifest.json``).
     """
     if fmt not in _GENERATORS:
-        raise ValueError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+        raise ValueError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS + EXTRA_FORMATS)}")
     path.parent.mkdir(parents=True, exist_ok=True)
     man = _Manifest(fmt)
     # the seed mixes in the format and size so that files are independent but reproducible
-    mixed = seed * 1_000_003 + FORMATS.index(fmt) * 7919 + size
+    mixed = seed * 1_000_003 + (FORMATS + EXTRA_FORMATS).index(fmt) * 7919 + size
     tmp = path.with_name(path.name + ".part")
     with open(tmp, "wb", buffering=1 << 20) as f:
         out = _Out(f)
@@ -969,8 +1146,8 @@ def _iter_formats(spec: str) -> Iterator[str]:
         if f == "all":
             yield from FORMATS
         elif f:
-            if f not in FORMATS:
-                raise SystemExit(f"unknown format {f!r}; choose from: all, {', '.join(FORMATS)}")
+            if f not in FORMATS + EXTRA_FORMATS:
+                raise SystemExit(f"unknown format {f!r}; choose from: all, {', '.join(FORMATS + EXTRA_FORMATS)}")
             yield f
 
 

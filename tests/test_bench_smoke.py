@@ -45,6 +45,19 @@ def test_generated_file_parses_completely_and_matches_its_manifest(
     assert not t.tool_calls[-1].is_error  # the run ends on a successful call
 
 
+@pytest.mark.parametrize("fmt", gen.EXTRA_FORMATS)
+def test_extra_formats_parse_completely_and_match_their_manifest(tmp_path: Path, fmt: str) -> None:
+    path, manifest = gen.ensure(fmt, 40_000, tmp_path)
+    t = load(path)
+    assert t.format == fmt and t.health.complete, t.health.problems()
+    assert not t.health.unknown_types
+    assert len(t.tool_calls) == manifest["tool_calls"] > 0
+    assert sum(1 for c in t.tool_calls if c.is_error) == manifest["tool_errors"]
+    assert dict(t.tool_names) == manifest["tools"]
+    assert t.final_response == manifest["final_response"]
+    assert not t.tool_calls[-1].is_error
+
+
 def test_generator_is_deterministic_and_seeded(tmp_path: Path) -> None:
     a = gen.generate("claude-session", 20_000, tmp_path / "a.jsonl", seed=1)
     b = gen.generate("claude-session", 20_000, tmp_path / "b.jsonl", seed=1)

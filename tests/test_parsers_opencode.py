@@ -302,7 +302,7 @@ _any_part = st.fixed_dictionaries(
     {"type": st.sampled_from(["text", "tool", "reasoning", "step-finish", "file", "x"]) | _value},
     optional={"id": st.sampled_from(["prt_1", "prt_2"]) | _value, "sessionID": st.sampled_from([SES, "s2"]) | _value,
               "messageID": _value, "callID": _value, "tool": _value, "state": _value, "text": _value,
-              "tokens": _value, "cost": _value, "synthetic": _value},
+              "tokens": _value, "cost": _value, "synthetic": _value, "reason": _value},
 )
 _any_record = st.one_of(
     st.fixed_dictionaries({"type": st.sampled_from(["tool_use", "text", "step_finish", "error"]),

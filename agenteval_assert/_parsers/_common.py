@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import datetime, timezone
 from typing import Any, Protocol
 
 import attrs
@@ -212,11 +212,11 @@ def as_str(v: Any) -> str | None:
 
 def iso_ms(ms: Any) -> str | None:
     """A Unix timestamp in milliseconds (OpenCode, Cursor) as ISO 8601 UTC text, else ``None``."""
-    n = as_int(ms)
+    n = ms if type(ms) is int else as_int(ms)
     if n is None or not 0 <= n < 253402300800000:  # before the year 10000
         return None
-    dt = datetime.fromtimestamp(n / 1000, tz=timezone.utc)
-    return dt.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    s, milli = divmod(n, 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(s)) + f".{milli:03d}Z"
 
 
 def types_in(head: Sequence[Record]) -> set[str]:

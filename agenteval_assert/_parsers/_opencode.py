@@ -22,6 +22,7 @@ steps. See ``docs/formats-opencode.md`` for what every model field is filled fro
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -94,10 +95,15 @@ _BUS_SKIP = frozenset(
     }
 )
 #: Part types that are bookkeeping, not steps (``step-finish`` still gives usage).
-_PART_SKIP = frozenset({"step-start", "step-finish", "snapshot", "patch", "file", "agent", "subtask", "retry",
-                        "compaction"})
+_BOOKKEEPING = frozenset({"step-start", "step-finish", "snapshot", "patch", "file", "agent", "subtask", "retry",
+                          "compaction"})
 #: ``step-finish`` reasons after which the model was going to go on (the run is not over).
 _CONTINUES = frozenset({"tool-calls", "tool_calls"})
+
+
+def _continues(reason: Any) -> bool:
+    """A step's finish reason says the model was going to go on (the run is not over)."""
+    return isinstance(reason, str) and reason in _CONTINUES
 
 
 def _str(v: Any) -> str | None:
@@ -160,6 +166,13 @@ class _Collector:
         self.removed_messages: set[str] = set()
         #: sessions whose own info says they have no parent
         self.top_level: dict[str, None] = {}
+        #: part ids of ``task`` tool parts (they name the child sessions they started)
+        self.tasks: list[str] = []
+        #: the last version of every step-finish part (tokens and cost of one step), by part id
+        self.finishes: dict[str, dict[str, Any]] = {}
+        #: bookkeeping parts by type, and re-sent parts (counted in ``health.skipped`` at the end)
+        self.bookkeeping: Counter[str] = Counter()
+        self.resent = 0
 
     # -- intake -------------------------------------------------------------------------------
 
@@ -169,20 +182,35 @@ class _Collector:
         if sid not in self.sessions or (self.sessions[sid] is None and isinstance(parent, str) and parent):
             self.sessions[sid] = parent if isinstance(parent, str) and parent else None
 
-    def add_part(self, line: int, part: dict[str, Any], session: Any = None) -> None:
-        sid = _str(part.get("sessionID")) or _str(session)
-        self.see_session(sid)
-        pid = _str(part.get("id")) or _str(part.get("callID"))
-        if pid is None:
-            pid = f"#line{line}"
-            self.b.note(f"a part without an id (first at line {line}): it cannot be deduplicated")
+    def add_part(self, line: int, part: dict[str, Any], session: Any = None) -> Any:
+        """Keep *part* (its last version, by id); returns its type."""
+        sid = part.get("sessionID") or session
+        if not isinstance(sid, str):
+            sid = None
+        elif sid not in self.sessions:
+            self.see_session(sid)
+        pid = part.get("id")
+        pt = part.get("type")
+        if isinstance(pt, str) and pt in _BOOKKEEPING:  # never a step (step-finish: usage, by id)
+            if pt == "step-finish":
+                self.finishes[pid if isinstance(pid, str) else f"#line{line}"] = part
+            self.bookkeeping[pt] += 1
+            return pt
+        if not isinstance(pid, str) or not pid:
+            pid = _str(part.get("callID"))
+            if pid is None:
+                pid = f"#line{line}"
+                self.b.note(f"a part without an id (first at line {line}): it cannot be deduplicated")
         known = self.parts.get(pid)
         if known is None:
             self.parts[pid] = _Part(line, part, sid)
+            if part.get("tool") == "task":
+                self.tasks.append(pid)
         else:
             known.last = line
             known.part = part
-            self.b.skip("re-sent part (the last version is kept)")
+            self.resent += 1
+        return pt
 
     def add_message(self, line: int, info: dict[str, Any]) -> None:
         mid = _str(info.get("id"))
@@ -220,9 +248,8 @@ class _Collector:
         if not isinstance(part, dict):
             b.unknown(str(t) if isinstance(t, str) else "(record without a string type)")
             return
-        self.add_part(line, part, r.get("sessionID"))
-        if part.get("type") == "step-finish":
-            b.run_ended = part.get("reason") not in _CONTINUES
+        if self.add_part(line, part, r.get("sessionID")) == "step-finish":
+            b.run_ended = not _continues(part.get("reason"))
         else:
             b.run_ended = False
 
@@ -292,7 +319,7 @@ class _Collector:
         if info.get("role") == "assistant" and not self.sessions.get(_str(info.get("sessionID")) or ""):
             time = info.get("time")
             done = isinstance(time, dict) and time.get("completed") is not None
-            b.run_ended = done and info.get("finish") not in _CONTINUES
+            b.run_ended = done and not _continues(info.get("finish"))
         elif info.get("role") == "user":
             b.run_ended = False
 
@@ -319,9 +346,9 @@ class _Collector:
         b.session_id = main
         # child sessions: declared, linked to the task call that started them where it says so
         spawned: dict[str, tuple[str, dict[str, Any]]] = {}
-        for p in self.parts.values():
-            part = p.part
-            if part.get("type") == "tool" and part.get("tool") == "task":
+        for pid in self.tasks:
+            part = self.parts[pid].part if pid in self.parts else {}
+            if part.get("type") == "tool":
                 state = part.get("state")
                 md = state.get("metadata") if isinstance(state, dict) else None
                 child = _str(md.get("sessionId")) if isinstance(md, dict) else None
@@ -339,22 +366,23 @@ class _Collector:
                        description=_str(inp.get("description")))
 
         final: str | None = None
-        step_usage: list[dict[str, Any]] = []
+        removed = self.removed_messages
+        messages = self.messages
         for p in self.parts.values():
             part = p.part
-            mid = _str(part.get("messageID"))
-            if mid is not None and mid in self.removed_messages:
+            mid = part.get("messageID")
+            if removed and isinstance(mid, str) and mid in removed:
                 b.skip("part of a removed message")
                 continue
-            agent = None if p.session in (None, main) else p.session
-            info = self.messages.get(mid or "")
-            role = info.get("role") if info is not None else "assistant"
+            agent = None if p.session is None or p.session == main else p.session
             pt = part.get("type")
             if pt == "text":
                 text = part.get("text")
                 if not isinstance(text, str) or not text.strip():
                     b.skip("blank text part")
                     continue
+                info = messages.get(mid) if isinstance(mid, str) else None
+                role = info.get("role") if info is not None else "assistant"
                 meta = part.get("synthetic") is True or part.get("ignored") is True
                 b.message("user" if role == "user" else "assistant", text, p.last, agent_id=agent, meta=meta)
                 if role != "user" and agent is None and not meta:
@@ -367,16 +395,15 @@ class _Collector:
                     b.skip("blank reasoning part")
             elif pt == "tool":
                 self.tool(p, agent, spawned)
-            elif pt == "step-finish":
-                step_usage.append(part)
-                b.skip("step-finish part")
-            elif isinstance(pt, str) and pt in _PART_SKIP:
-                b.skip(f"{pt} part")
             else:
                 b.unknown(f"part {pt}" if isinstance(pt, str) else "part without type")
         b.set_final_response(final)
+        for pt, n in self.bookkeeping.items():
+            b.skip(f"{pt} part", n)
+        if self.resent:
+            b.skip("re-sent part (the last version is kept)", self.resent)
         self.model_and_errors(main)
-        self.usage(step_usage)
+        self.usage(list(self.finishes.values()))
 
     def tool(self, p: _Part, agent: str | None, spawned: dict[str, tuple[str, dict[str, Any]]]) -> None:
         b = self.b
@@ -462,15 +489,12 @@ class _Collector:
             if not isinstance(tokens, dict):
                 continue
             cache = tokens.get("cache")
-            values = [
-                tokens.get("input"),
-                tokens.get("output"),
-                cache.get("read") if isinstance(cache, dict) else None,
-                cache.get("write") if isinstance(cache, dict) else None,
-                tokens.get("reasoning"),
-            ]
+            if not isinstance(cache, dict):
+                cache = {}
+            values = (tokens.get("input"), tokens.get("output"), cache.get("read"), cache.get("write"),
+                      tokens.get("reasoning"))
             for i, v in enumerate(values):
-                n = as_int(v)
+                n = v if type(v) is int else as_int(v)
                 if n is not None and n >= 0:
                     sums[i] = (sums[i] or 0) + n
                     seen = True
@@ -500,12 +524,19 @@ class OpenCodeParser:
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         c = _Collector(b)
+        first_ts: Any = None
+        last_ts: Any = None
         for line, r in records:
             t = r.get("type")
-            ts = r.get("timestamp")  # run --format json events (milliseconds)
-            if ts is not None and (iso := iso_ms(ts)) is not None:
-                b.metadata.setdefault("started_at", iso)
-                b.metadata["ended_at"] = iso
+            if "part" in r:  # run --format json: the common case first
+                if isinstance(t, str):
+                    last_ts = r.get("timestamp", last_ts)
+                    if first_ts is None:
+                        first_ts = last_ts
+                    c.run_event(line, r)
+                else:
+                    b.unknown("(record without a string type)")
+                continue
             props = r.get("properties")
             if isinstance(t, str) and isinstance(props, dict) and "." in t:
                 c.bus_event(line, t, props)
@@ -513,8 +544,13 @@ class OpenCodeParser:
                 c.message(line, r, locate=b.document is not None)
             elif isinstance(r.get("info"), dict) and isinstance(r.get("messages"), list):
                 c.export(line, r)
-            elif isinstance(t, str) and ("part" in r or t == "error"):
+            elif t == "error":
+                last_ts = r.get("timestamp", last_ts)
                 c.run_event(line, r)
             else:
                 b.unknown(t if isinstance(t, str) else "(record without a string type)")
         c.finish()
+        # run --format json events carry millisecond timestamps
+        for key, ts in (("started_at", first_ts), ("ended_at", last_ts)):
+            if (iso := iso_ms(ts)) is not None:
+                b.metadata[key] = iso
