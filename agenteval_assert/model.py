@@ -322,7 +322,7 @@ class Transcript:
     Attributes:
         path: the source file (``"<memory>"`` for parsed strings).
         format: ``claude-stream-json``, ``claude-session``, ``codex-exec``, ``codex-rollout``...
-        agent: ``claude-code`` or ``codex``.
+        agent: the agent that wrote the log: ``claude-code``, ``codex``, ``opencode``...
         model: the model name, where the log has one.
         session_id: the session/thread id, where the log has one.
         steps: every message, thinking block and tool call, in file order (subagents included).

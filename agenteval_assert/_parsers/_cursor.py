@@ -48,7 +48,7 @@ _KINDS = {
     "mcpToolCall": "mcp",
 }
 #: ``tool_call.<kind>.result`` keys: the one that means success, and the failures we can name.
-_FAILURE_STATUS = {"rejected": "declined", "permissionDenied": "declined"}
+_FAILURE_STATUS = {"rejected": "declined"}
 _INIT_KEYS = ("cwd", "apiKeySource", "permissionMode")
 _RESULT_KEYS = ("duration_ms", "duration_api_ms", "request_id")
 
