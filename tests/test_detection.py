@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import agenteval_assert as aa
 from agenteval_assert._parsers import _parsers
@@ -41,6 +44,10 @@ def _files() -> list[tuple[str, str | None]]:
 
 
 FILES = _files()
+#: keys the detection rules look at
+_KEYS = ["type", "subtype", "part", "properties", "info", "parts", "messages", "role", "session_id", "sessionID",
+         "tool_call", "model_call_id", "timestamp_ms", "apiKeySource", "model", "tools", "request_id", "message",
+         "payload", "msg", "id", "projectHash", "sessionId", "tool_name", "tool_id"]
 
 
 def _head(path: Path) -> tuple[list[Record], Source]:
@@ -93,3 +100,21 @@ def test_files_of_the_newer_formats_are_refused_by_every_other_format(rel: str, 
     for first, then in ORDERED:
         if then == fmt:
             assert list(aa.FORMATS).index(then) < list(aa.FORMATS).index(first)
+
+
+_value = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2) | st.text(max_size=4)
+    | st.sampled_from(["system", "init", "result", "tool_call", "thinking", "delta", "message.updated",
+                       "session.created", "user", "assistant", "T-7f395a45-7fae-4983-8de0-d02e61d30183"]),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from(_KEYS), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.dictionaries(st.sampled_from(_KEYS), _value, max_size=5), min_size=1, max_size=6))
+def test_every_detection_rule_is_total(records: list[dict[str, Any]]) -> None:
+    head = list(enumerate(records, 1))
+    for name, parser in _parsers().items():
+        why = parser.sniff(head, "jsonl")
+        assert why is None or (isinstance(why, str) and why), name
