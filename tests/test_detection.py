@@ -36,7 +36,8 @@ def _files() -> list[tuple[str, str | None]]:
         out += [(str((root / rel).relative_to(ROOT)), v["format"]) for rel, v in sorted(expected.items())]
     for d in sorted(SAMPLES.iterdir()):
         if d.is_dir() and d.name in aa.FORMATS:
-            out += [(str(p.relative_to(ROOT)), d.name) for p in sorted(d.iterdir()) if p.is_file()]
+            out += [(str(p.relative_to(ROOT)), d.name) for p in sorted(d.iterdir())
+                    if p.is_file() and p.name != "README.md"]
     written = [*SAMPLES.glob("replay/*/*.jsonl"), *SAMPLES.glob("storybook/*/__agent_eval__/transcript.txt"),
                *(CORPUS / "storybook").rglob("*.json")]
     out += [(str(p.relative_to(ROOT)), None) for p in sorted(written)]
