@@ -87,7 +87,7 @@ def _every_file() -> list[tuple[Path, str]]:
     return sorted(out)
 
 
-_MINE = ("swe-agent", "mini-swe-agent", "openhands", "inspect-log", "aider")
+_MINE = ("swe-agent", "mini-swe-agent", "openhands", "inspect-log", "aider", "opencode", "cursor-cli", "amp")
 
 
 @pytest.mark.parametrize(("path", "fmt"), _every_file(), ids=lambda v: str(v).rsplit("/tests/", 1)[-1])

@@ -1,13 +1,14 @@
-"""Format detection over every real file the repository holds: each file is its own format only.
+"""Format detection is unambiguous: a file is claimed by its own format only.
 
-The files are the corpus (``tests/corpus``, ``tests/corpus-more``: formats from ``expected.json``),
-the samples (``samples/<format>/``) and the transcripts written for this project (replay and
-Storybook samples, whose format is whatever it was before: never one of the formats added since).
+``test_corpus_more.py`` checks that every real file keeps its format and that each newer
+format's rule refuses every other format's files. Here: the other direction for the formats
+that share record types with an older one (every other rule refuses OpenCode, Cursor CLI and Amp
+files, but for one overlap settled by the order), the transcripts written for this project, and
+the rules' totality on any records.
 """
 
 from __future__ import annotations
 
-import json
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -17,92 +18,58 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agenteval_assert as aa
-from agenteval_assert._parsers import _parsers
-from agenteval_assert._reader import Record, Source
+from agenteval_assert._parsers import _HEAD, _parsers
+from agenteval_assert._reader import Source
 
-from .conftest import CORPUS, CORPUS_MORE, ROOT, SAMPLES
+from .conftest import CORPUS, ROOT, SAMPLES
+from .test_corpus_more import _every_file
 
-#: formats added after the first six; no file of another format may be taken for one of them
-NEWER = ("opencode", "cursor-cli", "amp")
-#: a known overlap, resolved by the detection order: Codex exec's detection takes any record of
-#: type ``session.created``, which OpenCode server events also have, so OpenCode is asked first
+#: formats whose records look like an older format's (Claude stream-json, Codex exec events)
+LOOKALIKES = ("opencode", "cursor-cli", "amp")
+#: a known overlap, settled by the detection order: Codex exec's rule takes any record of type
+#: ``session.created``, which OpenCode server events also have, so OpenCode is asked first
 ORDERED = {("codex-exec", "opencode")}
+#: transcripts written for this project (replay and Storybook samples, Storybook fixtures)
+WRITTEN = sorted(str(p.relative_to(ROOT)) for p in [
+    *SAMPLES.glob("replay/*/*.jsonl"), *SAMPLES.glob("storybook/*/__agent_eval__/transcript.txt"),
+    *(CORPUS / "storybook").rglob("*.json")])
 
 
-def _files() -> list[tuple[str, str | None]]:
-    out: list[tuple[str, str | None]] = []
-    for root in (CORPUS, CORPUS_MORE):
-        expected = json.loads((root / "expected.json").read_text())
-        out += [(str((root / rel).relative_to(ROOT)), v["format"]) for rel, v in sorted(expected.items())]
-    for d in sorted(SAMPLES.iterdir()):
-        if d.is_dir() and d.name in aa.FORMATS:
-            out += [(str(p.relative_to(ROOT)), d.name) for p in sorted(d.iterdir())
-                    if p.is_file() and p.name != "README.md"]
-    written = [*SAMPLES.glob("replay/*/*.jsonl"), *SAMPLES.glob("storybook/*/__agent_eval__/transcript.txt"),
-               *(CORPUS / "storybook").rglob("*.json")]
-    out += [(str(p.relative_to(ROOT)), None) for p in sorted(written)]
-    return out
+@pytest.mark.parametrize(("path", "fmt"), [(p, f) for p, f in _every_file() if f in LOOKALIKES],
+                         ids=lambda v: str(v).rsplit("/tests/", 1)[-1])
+def test_every_other_format_refuses_the_lookalikes(path: Path, fmt: str) -> None:
+    src = Source.open(path)
+    try:
+        head = list(islice(src.records(), _HEAD))
+    finally:
+        src.close()
+    for name, parser in _parsers().items():
+        if name == fmt or (name, fmt) in ORDERED:
+            continue
+        assert parser.sniff(head, src.stats.shape) is not None, (name, path)
+    for first, then in ORDERED:  # the overlap is settled by asking the look-alike first
+        if then == fmt:
+            assert aa.FORMATS.index(then) < aa.FORMATS.index(first)
 
 
-FILES = _files()
+def test_there_are_lookalike_files() -> None:
+    assert {f for _, f in _every_file()} >= set(LOOKALIKES)
+    assert len(WRITTEN) > 10
+
+
+@pytest.mark.parametrize("rel", WRITTEN)
+def test_transcripts_written_for_this_project_keep_their_format(rel: str) -> None:
+    try:
+        assert aa.detect_format(ROOT / rel) in ("claude-session", "claude-stream-json", "codex-exec")
+    except aa.UnknownFormatError as exc:  # not a transcript at all (a Storybook fixture)
+        assert rel.startswith("tests/corpus/storybook/")
+        assert [name for name, _ in exc.tried][: len(aa.FORMATS)] == list(aa.FORMATS)
+
+
 #: keys the detection rules look at
 _KEYS = ["type", "subtype", "part", "properties", "info", "parts", "messages", "role", "session_id", "sessionID",
          "tool_call", "model_call_id", "timestamp_ms", "apiKeySource", "model", "tools", "request_id", "message",
          "payload", "msg", "id", "projectHash", "sessionId", "tool_name", "tool_id"]
-
-
-def _head(path: Path) -> tuple[list[Record], Source]:
-    src = Source.open(path)
-    try:
-        head = list(islice(src.records(), 20))
-    except ValueError:  # not JSON at all (an .eval zip, a markdown history)
-        head = []
-    return head, src
-
-
-def test_the_files_cover_every_format() -> None:
-    assert len(FILES) > 60
-    assert {fmt for _, fmt in FILES} >= set(aa.FORMATS)
-
-
-@pytest.mark.parametrize(("rel", "fmt"), FILES)
-def test_every_file_keeps_its_format(rel: str, fmt: str | None) -> None:
-    path = ROOT / rel
-    if fmt is None:
-        try:
-            assert aa.detect_format(path) not in NEWER
-        except aa.UnknownFormatError as exc:  # not a transcript at all (a Storybook fixture)
-            assert [name for name, _ in exc.tried] == list(aa.FORMATS)
-    elif fmt in aa.FORMATS:
-        assert aa.detect_format(path) == fmt
-    else:
-        with pytest.raises(aa.TranscriptError):
-            aa.detect_format(path)
-
-
-@pytest.mark.parametrize(("rel", "fmt"), FILES)
-def test_the_newer_formats_refuse_every_other_file(rel: str, fmt: str | None) -> None:
-    head, src = _head(ROOT / rel)
-    for name in NEWER:
-        if name == fmt:
-            continue
-        why = _parsers()[name].sniff(head, src.stats.shape)
-        assert isinstance(why, str) and why, (name, rel)
-
-
-@pytest.mark.parametrize(("rel", "fmt"), [(r, f) for r, f in FILES if f in NEWER])
-def test_files_of_the_newer_formats_are_refused_by_every_other_format(rel: str, fmt: str) -> None:
-    head, src = _head(ROOT / rel)
-    for name, parser in _parsers().items():
-        if name == fmt or (name, fmt) in ORDERED:
-            continue
-        assert parser.sniff(head, src.stats.shape) is not None, (name, rel)
-    # the overlap is real, and the order settles it
-    for first, then in ORDERED:
-        if then == fmt:
-            assert list(aa.FORMATS).index(then) < list(aa.FORMATS).index(first)
-
-
 _value = st.recursive(
     st.none() | st.booleans() | st.integers(-2, 2) | st.text(max_size=4)
     | st.sampled_from(["system", "init", "result", "tool_call", "thinking", "delta", "message.updated",
