@@ -108,8 +108,9 @@ def _all(result: CheckResult) -> tuple[ToolCall, ...]:
 
 _RAISES = """
     Raises:
-        TranscriptAssertionError: the check failed. InconclusiveError: the transcript cannot
-        decide it. CheckError: the check could not run.
+        TranscriptAssertionError: the check failed.
+        InconclusiveError: the transcript cannot decide it (a ``TranscriptAssertionError``).
+        CheckError: the check could not run.
 """
 
 

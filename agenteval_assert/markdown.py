@@ -121,7 +121,7 @@ def split_sections(
         The sections in text order. The first one is the preamble (``level == 0``) when there
         are lines before the first heading; it is left out when the text starts with a heading.
 
-    Example:
+    Examples:
         >>> [(s.level, s.title, s.lines) for s in split_sections("intro\\n## A\\n- x\\n## B")]
         [(0, '', ('intro',)), (2, 'A', ('- x',)), (2, 'B', ())]
     """

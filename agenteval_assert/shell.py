@@ -11,9 +11,10 @@ binary data) the result is a best effort with ``complete == False`` and the reas
 ``shell_commands(transcript)`` gives every shell command an agent ran, parsed, with its exit
 code where the log records one.
 
->>> script = parse_shell("/bin/bash -lc 'cd app && npx storybook tools test run 2>&1 | tail -5'")
->>> [c.argv for c in script.commands]
-[('cd', 'app'), ('npx', 'storybook', 'tools', 'test', 'run'), ('tail', '-5')]
+Examples:
+    >>> script = parse_shell("/bin/bash -lc 'cd app && npx storybook tools test run 2>&1 | tail -5'")
+    >>> [c.argv for c in script.commands]
+    [('cd', 'app'), ('npx', 'storybook', 'tools', 'test', 'run'), ('tail', '-5')]
 """
 
 from __future__ import annotations
