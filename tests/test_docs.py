@@ -1,29 +1,79 @@
-"""The Python examples of the docs pages that no other test runs, run as written."""
+"""The docs site: every page's Python examples run as written, every page is in the nav, and the
+pages speak to a reader of the published site (nothing they cannot open)."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import pkgutil
 import re
 
 import pytest
 
+import agenteval_assert
+
 from .conftest import ROOT
 
-PAGES = ["index.md", "shell.md", "from-eval-ts.md", "model.md", "formats.md", "cli.md", "formats-api.md",
-         "plugins.md", "judge.md"]
+DOCS = ROOT / "docs"
+PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+# Pages whose examples a test of their own runs (checking what they print, too).
+RUN_ELSEWHERE = {
+    "assertions.md": "tests/test_assertions.py",
+    "matchers.md": "tests/test_assertions.py",
+    "replay-demo.md": "tests/test_assertions.py",
+    "story-test-reports.md": "tests/test_storybook_report.py",
+}
+PUBLIC_MODULES = [
+    "agenteval_assert", "agenteval_assert.model", "agenteval_assert.checks",
+    "agenteval_assert.assertions", "agenteval_assert.matchers", "agenteval_assert.results",
+    "agenteval_assert.exceptions", "agenteval_assert.shell", "agenteval_assert.markdown",
+    "agenteval_assert.storybook", "agenteval_assert.strategies",
+]
+
+ALL_MODULES = sorted(["agenteval_assert", *(m.name for m in pkgutil.walk_packages(
+    agenteval_assert.__path__, "agenteval_assert."))])
 
 
-@pytest.mark.parametrize("page", PAGES)
+def _python_blocks(page: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```$", (DOCS / page).read_text(encoding="utf-8"),
+                      flags=re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p not in RUN_ELSEWHERE and _python_blocks(p)])
 def test_page_examples_run(page: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = (ROOT / "docs" / page).read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
     monkeypatch.chdir(ROOT)
     namespace: dict[str, object] = {"__name__": f"docs_{page}"}
-    for code in blocks:  # one namespace per page: later blocks build on earlier ones
+    for code in _python_blocks(page):  # one namespace per page: later blocks build on earlier ones
         exec(compile(code, f"docs/{page}", "exec"), namespace)  # noqa: S102 - running the docs is the point
 
 
-def test_every_docs_page_is_linked_from_the_index_or_the_readme() -> None:
-    index = (ROOT / "docs" / "index.md").read_text() + (ROOT / "README.md").read_text()
-    for page in sorted(p.name for p in (ROOT / "docs").glob("*.md")):
-        if page != "index.md":
-            assert page in index, f"docs/{page} is not linked from docs/index.md or README.md"
+def test_pages_run_elsewhere_have_examples() -> None:
+    for page in RUN_ELSEWHERE:
+        assert _python_blocks(page), f"docs/{page} has no python examples for {RUN_ELSEWHERE[page]}"
+
+
+@pytest.mark.parametrize("module", ALL_MODULES)
+def test_docstring_examples_run(module: str) -> None:
+    """The ``>>>`` examples of the docstrings (the API reference shows them)."""
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_every_page_is_in_the_nav_and_every_public_module_has_a_reference_page() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = re.findall(r"^ +- [^:\n]+: (\S+\.md)$", config, flags=re.MULTILINE)
+    missing = sorted(set(PAGES) - set(nav))
+    assert not missing, f"pages not in the nav of mkdocs.yml: {missing}"
+    assert not sorted(set(nav) - set(PAGES)), "the nav names a missing page"
+    referenced = {m for p in PAGES for m in re.findall(r"^::: ([\w.]+)", (DOCS / p).read_text(), re.MULTILINE)}
+    assert set(PUBLIC_MODULES) <= referenced, sorted(set(PUBLIC_MODULES) - referenced)
+
+
+@pytest.mark.parametrize("path", ["README.md", "CHANGELOG.md", *(f"docs/{p}" for p in PAGES)])
+def test_pages_name_nothing_a_reader_cannot_open(path: str) -> None:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    assert "../shared" not in text
+    assert not re.findall(r"\(#\d+\)|\bissue \d+", text), "issue numbers mean nothing to a reader"
+    links = re.findall(r"\]\((?!https?://|#)([^)\s]+)\)", text)
+    if path.startswith("docs/"):  # the site has docs/ only: what is outside is included, not linked
+        assert not [link for link in links if link.startswith("../")], links

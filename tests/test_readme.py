@@ -32,8 +32,15 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     assert second in ci
 
 
+def test_readme_docs_command_installs_what_ci_builds_the_site_with() -> None:
+    (docs,) = [c for c in _sh_commands() if "mkdocs" in c]
+    assert docs == "pip install -e '.[docs]' && mkdocs serve"
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert re.search(r"^pip install -e '\.\[docs\]' && .*mkdocs build --strict", ci, re.MULTILINE)
+
+
 @pytest.mark.parametrize("command", [c.split(" && ", 1)[1] if " && " in c else c for c in _sh_commands()
-                                     if "pytest" not in c])
+                                     if "pytest" not in c and "mkdocs" not in c])
 def test_readme_shell_commands_run(command: str) -> None:
     argv = shlex.split(command)
     assert argv[0] == "python"
