@@ -1,4 +1,5 @@
-"""Griffe extension for the API reference: document each ``assert_*`` as the function it is.
+"""Griffe extensions for the API reference: each ``assert_*`` documented as the function it is,
+and the few reStructuredText habits of the docstrings shown as Markdown.
 
 ``agenteval_assert.assertions`` makes every ``assert_X`` with one factory call,
 ``assert_X = _assertion(checks.check_X, <returns>, "<what it returns>")``, so static analysis
@@ -17,7 +18,30 @@ from typing import Any
 
 import griffe
 
-_ROLE = re.compile(r":(?:func|class|meth):`([\w.]+)`")
+_ROLE = re.compile(r":(?:func|class|meth|attr|mod):`([\w.]+)`")
+_LITERAL_MARKER = re.compile(r"(?m)(\S)::$")  # reST "Example::" before an indented block
+
+
+def _markdown(text: str) -> str:
+    """The few reStructuredText habits of our docstrings, in Markdown: a role becomes code (a
+    link when it names a full path, so that a strict build checks it), ``Example::`` loses a
+    colon (the indented block after it is code in Markdown too)."""
+    text = _ROLE.sub(lambda m: f"[`{m[1]}`][{m[1]}]" if "." in m[1] else f"`{m[1]}`", text)
+    return _LITERAL_MARKER.sub(r"\1:", text)
+
+
+class ReStructuredTextHabits(griffe.Extension):
+    """Rewrite reST roles and literal-block markers in every docstring of the package."""
+
+    def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
+        if pkg.name != "agenteval_assert":
+            return
+        todo: list[griffe.Object] = [pkg]
+        while todo:
+            obj = todo.pop()
+            if obj.docstring is not None:
+                obj.docstring.value = _markdown(obj.docstring.value)
+            todo.extend(m for m in obj.members.values() if not m.is_alias)
 
 
 class AssertionFunctions(griffe.Extension):
@@ -35,7 +59,7 @@ class AssertionFunctions(griffe.Extension):
             check_expr, returns_expr = attr.value.arguments[0], attr.value.arguments[1]
             check = pkg["checks"][str(check_expr).rsplit(".", 1)[-1]]
             returns = module[str(returns_expr)]
-            doc = _ROLE.sub(r"[`\1`][\1]", inspect.cleandoc(getattr(runtime, name).__doc__ or ""))
+            doc = _markdown(inspect.cleandoc(getattr(runtime, name).__doc__ or ""))
             func = griffe.Function(
                 name,
                 lineno=attr.lineno,
