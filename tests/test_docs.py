@@ -48,8 +48,8 @@ def test_page_examples_run(page: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_pages_run_elsewhere_have_examples() -> None:
-    for page in RUN_ELSEWHERE:
-        assert _python_blocks(page), f"docs/{page} has no python examples for {RUN_ELSEWHERE[page]}"
+    for page, test in RUN_ELSEWHERE.items():
+        assert _python_blocks(page), f"docs/{page} has no python examples for {test}"
 
 
 @pytest.mark.parametrize("module", ALL_MODULES)
