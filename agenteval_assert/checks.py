@@ -486,7 +486,9 @@ def check_tool_called(
         t: the transcript.
         tool: a tool name (``"Bash"``, ``"mcp__shop__save_address"``, ``"shop.save_address"``),
             a matcher on the name, or a ``Call(...)``.
-        times / at_least / at_most: how many matching calls; default "at least one".
+        times: exactly this many matching calls.
+        at_least: at least this many matching calls (the default, with none of the three: 1).
+        at_most: at most this many matching calls.
         mode: how expected arguments compare (``partial`` by default, ``exact``, ``ignore``).
         overrides: per-tool argument comparison (mode, list of keys, or callable).
         include_subagents: count calls made by subagents too (default).
@@ -706,7 +708,8 @@ def check_tool_calls(
     Args:
         expected: tool names or ``Call(...)`` in order.
         among: only calls matching one of these specs are considered (others are ignored).
-        args_mode / overrides: how arguments compare (see ``Call``).
+        args_mode: how arguments compare (see ``Call``).
+        overrides: per-tool argument comparison (see ``Call``).
     """
     if mode not in MODES:
         raise UsageError(f"check_tool_calls(): mode must be one of {', '.join(MODES)}, got {mode!r}")

@@ -247,9 +247,12 @@ class ResultCounts:
             ``No component tests ran.``.
         accessibility: ``skipped`` (``a11y: false``), ``not-checked`` or ``checked``; ``None``
             if the line is missing.
-        stories_checked, stories_without_violations, stories_with_warnings,
-        stories_failing_accessibility: the numbers of a ``checked`` line (``N stories checked,
-            no violations.`` gives N, N, 0, 0).
+        stories_checked: the stories of a ``checked`` line (``N stories checked, no
+            violations.`` gives N, and N, 0, 0 for the three below).
+        stories_without_violations: of those, the stories without violations.
+        stories_with_warnings: the stories whose violations are reported as warnings (they do
+            not fail the run).
+        stories_failing_accessibility: the stories whose violations fail the run.
     """
 
     verdict: Verdict | None = None
