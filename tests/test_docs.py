@@ -26,7 +26,8 @@ RUN_ELSEWHERE = {
 PUBLIC_MODULES = [
     "agenteval_assert", "agenteval_assert.model", "agenteval_assert.checks",
     "agenteval_assert.assertions", "agenteval_assert.matchers", "agenteval_assert.results",
-    "agenteval_assert.exceptions", "agenteval_assert.formats", "agenteval_assert.shell", "agenteval_assert.markdown",
+    "agenteval_assert.exceptions", "agenteval_assert.formats", "agenteval_assert.judge",
+    "agenteval_assert.shell", "agenteval_assert.markdown",
     "agenteval_assert.storybook", "agenteval_assert.strategies",
 ]
 
