@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agenteval_assert as aa
-from agenteval_assert.checks import _raw_hits
+from agenteval_assert.checks._outputs import _raw_hits
 from agenteval_assert.matchers import Contains, Matches
 
 from .conftest import SAMPLES

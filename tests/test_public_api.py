@@ -30,3 +30,24 @@ def test_storybook_reexports_exactly_the_private_lists() -> None:
 
     private = [n for m in (_context, _expect, _names, _report, _suites, _workflow) for n in m.__all__]
     assert sorted(agenteval_assert.storybook.__all__) == sorted(private)
+
+
+def test_checks_reexports_exactly_the_kind_modules() -> None:
+    from agenteval_assert import checks
+    from agenteval_assert.checks import (
+        _budgets,
+        _calls,
+        _files,
+        _final_response,
+        _ordering,
+        _outcomes,
+        _outputs,
+        _safety,
+        _shell,
+    )
+
+    kinds = (_budgets, _calls, _files, _final_response, _ordering, _outcomes, _outputs, _safety, _shell)
+    private = [n for m in kinds for n in m.__all__]
+    assert sorted(checks.__all__) == sorted(private)
+    assert len(set(private)) == len(private)
+    assert all(hasattr(checks, n) for n in checks.__all__)

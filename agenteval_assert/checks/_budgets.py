@@ -1,0 +1,154 @@
+"""Budgets, subagents and skills: what the run cost, and what it delegated."""
+
+from __future__ import annotations
+
+import regex
+
+from ..exceptions import UsageError
+from ..matchers import Matcher, values_match
+from ..model import Message, Thinking, ToolCall, Transcript
+from ..results import CheckResult, Evidence, Status, short_repr
+from ._common import _echo, _fail, _guarded, _negative, _pass, _plural, _pool, _seq_text
+
+__all__ = [
+    "check_budget",
+    "check_skill_invoked",
+    "check_subagent_used",
+]
+
+
+@_guarded("budget")
+def check_budget(
+    t: Transcript,
+    *,
+    max_steps: int | None = None,
+    max_tool_calls: int | None = None,
+    max_tokens: int | None = None,
+    max_input_tokens: int | None = None,
+    max_output_tokens: int | None = None,
+    max_cost_usd: float | None = None,
+    include_subagents: bool = True,
+    assume_complete: bool = False,
+) -> CheckResult:
+    """The run stayed within budget.
+
+    Steps are the agent's actions: assistant messages, thinking blocks and tool calls (user
+    and system messages are not steps). Tokens and cost come from the log and are never
+    estimated: a token or cost budget on a transcript that records none is INCONCLUSIVE.
+    """
+    limits = {"steps": max_steps, "tool calls": max_tool_calls, "tokens": max_tokens,
+              "input tokens": max_input_tokens, "output tokens": max_output_tokens, "cost (USD)": max_cost_usd}
+    if all(v is None for v in limits.values()):
+        raise UsageError("check_budget() needs at least one max_* limit")
+    for k, v in limits.items():
+        if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0):
+            raise UsageError(f"the {k} limit must be a non-negative number, got {v!r}")
+    steps = [s for s in t.steps if (include_subagents or s.agent_id is None)
+             and (isinstance(s, (ToolCall, Thinking)) or (isinstance(s, Message) and s.role == "assistant"))]
+    u = t.usage
+    actual: dict[str, float | None] = {
+        "steps": len(steps), "tool calls": len(_pool(t, include_subagents)), "tokens": u.total_tokens,
+        "input tokens": u.input_tokens, "output tokens": u.output_tokens, "cost (USD)": u.cost_usd,
+    }
+    echo = _echo("budget", **{f"max_{k.replace(' (USD)', '_usd').replace(' ', '_')}": v for k, v in limits.items()})
+    expected = ", ".join(f"at most {v} {k}" for k, v in limits.items() if v is not None)
+    over, unknown, within = [], [], []
+    for k, lim in limits.items():
+        if lim is None:
+            continue
+        a = actual[k]
+        if a is None:
+            unknown.append(k)
+        elif a > lim:
+            over.append(f"{a:g} {k} (limit {lim:g})")
+        else:
+            within.append(f"{a:g} {k}")
+    if over:
+        ev = []
+        if max_tool_calls is not None and actual["tool calls"] and actual["tool calls"] > max_tool_calls:
+            pool = _pool(t, include_subagents)
+            ev.append(Evidence.from_call(pool[max_tool_calls] if max_tool_calls < len(pool) else pool[-1],
+                                         f"call {max_tool_calls + 1}: first over the limit"))
+        return _fail("budget", t, expected, "; ".join(over), echo, ev, positive=False)
+    if unknown:
+        return CheckResult(
+            name="budget", status=Status.INCONCLUSIVE,
+            summary=f"inconclusive: expected {expected}, found no {' or '.join(unknown)} recorded in the log",
+            expected=expected, found=f"no {' or '.join(unknown)} recorded", check=echo,
+            notes=(f"usage mode of this format: {t.health.usage_mode}; tokens and cost are never estimated",),
+        )
+    return _negative("budget", t, assume_complete=assume_complete, expected=expected,
+                     found=", ".join(within), check=echo)
+
+
+@_guarded("subagent_used")
+def check_subagent_used(
+    t: Transcript, *, type: str | Matcher | None = None, description: str | Matcher | None = None
+) -> CheckResult:
+    """A subagent was spawned (Claude Task/Agent, Codex collab ``spawn_agent``), optionally of a type."""
+    echo = _echo("subagent_used", type=type, description=description)
+    calls = [c for c in t.all_tool_calls
+             if c.kind == "subagent" and c.arguments.get("tool", "spawn_agent") == "spawn_agent"]
+    sub_types = {s.parent_call_id: s.type for s in t.subagents}
+    what = "a subagent" + (f" of type {short_repr(type, 80)}" if type is not None else "") + (
+        f" described {short_repr(description, 80)}" if description is not None else "")
+    hits = []
+    for c in calls:
+        ctype = c.arguments.get("subagent_type") or sub_types.get(c.id)
+        if type is not None and not values_match(type, ctype):
+            continue
+        if description is not None and not values_match(description, c.arguments.get("description")):
+            continue
+        hits.append(c)
+    if not hits and not calls and t.subagents and type is None and description is None:
+        return _pass("subagent_used", what, f"{_plural(len(t.subagents), 'subagent')}", echo)
+    if hits:
+        return _pass("subagent_used", what, f"#{hits[0].index}", echo, [Evidence.from_call(c) for c in hits], tuple(hits))
+    found = "no subagent" if not calls else f"{_plural(len(calls), 'subagent call')} of other types"
+    ev = [Evidence.from_call(c, f"type={short_repr(c.arguments.get('subagent_type') or sub_types.get(c.id), 40)}") for c in calls]
+    return _fail("subagent_used", t, what, found, echo, ev)
+
+
+_SKILL_PATH = regex.compile(r"skills/([^/\s'\"]+)/SKILL\.md")
+
+
+def _skills(t: Transcript) -> list[tuple[str, ToolCall]]:
+    out = []
+    for c in t.all_tool_calls:
+        if c.kind == "skill" or c.name == "Skill":
+            s = c.arguments.get("skill", c.arguments.get("command", c.arguments.get("name")))
+            if isinstance(s, str):
+                out.append((s, c))
+            continue
+        texts: list[str] = []
+        if c.kind == "shell" and c.command:
+            texts.append(c.command)
+        elif c.kind == "file_read":
+            p = c.arguments.get("file_path", c.arguments.get("path"))
+            if isinstance(p, str):
+                texts.append(p)
+        for text in texts:
+            for m in _SKILL_PATH.finditer(text):
+                out.append((m.group(1), c))
+    return out
+
+
+@_guarded("skill_invoked")
+def check_skill_invoked(t: Transcript, name: str | Matcher, /) -> CheckResult:
+    """A skill was invoked: Claude's ``Skill`` tool (``plugin:name`` matches ``name``), or a read of
+    ``skills/<name>/SKILL.md`` (Codex has no skill tool)."""
+    echo = _echo("skill_invoked", name)
+    skills = _skills(t)
+
+    def fits(s: str) -> bool:
+        if isinstance(name, str):
+            return s == name or s.rsplit(":", 1)[-1] == name
+        return values_match(name, s)
+
+    hits = [(s, c) for s, c in skills if fits(s)]
+    expected = f"skill {short_repr(name, 80)} invoked"
+    if hits:
+        return _pass("skill_invoked", expected, f"#{hits[0][1].index} {hits[0][0]}", echo,
+                     [Evidence.from_call(c, f"skill {s}") for s, c in hits], tuple(c for _, c in hits))
+    found = f"skills {_seq_text(sorted({s for s, _ in skills}), 6)}" if skills else "no skill invoked"
+    return _fail("skill_invoked", t, expected, found, echo, [Evidence.from_call(c, f"skill {s}") for s, c in skills])

@@ -1,0 +1,253 @@
+"""Calls and counts: was a tool called, how many times, only allowed tools, no denied tool."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._unrecorded import asks_unrecorded, outcome_unknown
+from ..exceptions import UsageError
+from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call, call_aliases
+from ..model import ToolCall, Transcript
+from ..results import CheckResult, Evidence
+from ._common import (
+    _calls_word,
+    _candidates,
+    _check_bool,
+    _echo,
+    _fail,
+    _fits,
+    _guarded,
+    _name_hint,
+    _nearest,
+    _negative,
+    _pass,
+    _plural,
+    _pool,
+    _specs,
+)
+
+__all__ = [
+    "check_no_tool_calls",
+    "check_only_tools",
+    "check_tool_called",
+    "check_tool_not_called",
+    "check_tools_not_called",
+]
+
+
+def _bounds(times: int | None, at_least: int | None, at_most: int | None) -> tuple[int, int | None]:
+    for label, v in (("times", times), ("at_least", at_least), ("at_most", at_most)):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            raise UsageError(f"{label} must be a non-negative int, got {v!r}")
+    if times is not None:
+        if at_least is not None or at_most is not None:
+            raise UsageError("give either times=, or at_least=/at_most=, not both")
+        return times, times
+    lo = at_least if at_least is not None else (0 if at_most is not None else 1)
+    if at_most is not None and lo > at_most:
+        raise UsageError(f"at_least={lo} is more than at_most={at_most}")
+    return lo, at_most
+
+
+def _bound_text(lo: int, hi: int | None, spec: Call) -> str:
+    what = spec.describe()
+    many = what.removeprefix("a ")
+    many = many.replace(" call", " calls", 1) if " call" in many else many
+    if hi == 0:
+        return "no " + many.replace(" calls", " call", 1)
+    if lo == 1 and hi is None:
+        return what
+    one = what.removeprefix("a ")
+
+    def n_of(n: int) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    if hi is None:
+        return f"at least {n_of(lo)}"
+    if lo == hi:
+        return f"exactly {n_of(lo)}"
+    if lo == 0:
+        return f"at most {n_of(hi)}"
+    return f"between {lo} and {n_of(hi)}"
+
+
+@_guarded("tool_called")
+def check_tool_called(
+    t: Transcript,
+    tool: ToolSpec,
+    /,
+    *,
+    times: int | None = None,
+    at_least: int | None = None,
+    at_most: int | None = None,
+    mode: ArgsMode = "partial",
+    overrides: Mapping[str, Override] | None = None,
+    include_subagents: bool = True,
+    assume_complete: bool = False,
+    **fields: Any,
+) -> CheckResult:
+    """The tool was called (with matching arguments), optionally a bounded number of times.
+
+    Args:
+        t: the transcript.
+        tool: a tool name (``"Bash"``, ``"mcp__shop__save_address"``, ``"shop.save_address"``),
+            a matcher on the name, or a ``Call(...)``.
+        times: exactly this many matching calls.
+        at_least: at least this many matching calls (the default, with none of the three: 1).
+        at_most: at most this many matching calls.
+        mode: how expected arguments compare (``partial`` by default, ``exact``, ``ignore``).
+        overrides: per-tool argument comparison (mode, list of keys, or callable).
+        include_subagents: count calls made by subagents too (default).
+        assume_complete: accept an incomplete transcript for the "at most" half.
+        **fields: expected arguments (``command=Matches("pytest")``).
+
+    Returns:
+        PASS with the matching calls as ``matched``/evidence; FAIL with the nearest miss.
+    """
+    _check_bool("include_subagents", include_subagents)
+    spec = as_call(tool, "check_tool_called", **fields)
+    lo, hi = _bounds(times, at_least, at_most)
+    name = "tool_not_called" if hi == 0 else "tool_called"
+    echo = _echo(
+        name, tool, times=None if name == "tool_not_called" else times, at_least=at_least,
+        at_most=at_most, mode=None if mode == "partial" else mode, **fields,
+    )
+    cands = _candidates(t, spec, include_subagents)
+    unknown = [c for c in cands if asks_unrecorded(spec, c)]  # asked about an outcome not recorded
+    matched = tuple(c for c in cands if _fits(spec, c, mode, overrides) and not asks_unrecorded(spec, c))
+    n = len(matched)
+    expected = _bound_text(lo, hi, spec)
+    if unknown and (n < lo or (hi is not None and n <= hi < n + len(unknown))) and (
+            r := outcome_unknown(name, unknown, expected, echo, need_output=spec.output is not None)):
+        return r
+    total = len(_pool(t, include_subagents))
+    if n < lo:
+        if cands and spec.name is not None:
+            found = f"none among {_calls_word(spec, len(cands))}" if n == 0 else f"{n}"
+        else:
+            found = "none" if n == 0 else f"{n}"
+        found += f" ({_plural(total, 'tool call')} in total)" if n == 0 else ""
+        taken = {id(c) for c in matched}
+        nearest = _nearest(spec, (c for c in cands if id(c) not in taken), mode=mode, overrides=overrides)
+        notes = [] if cands else _name_hint(t, spec, include_subagents)
+        ev = [Evidence.from_call(c) for c in (matched or cands)]
+        return _fail(name, t, expected, found, echo, ev, nearest, notes)
+    if hi is not None and n > hi:
+        ev = [Evidence.from_call(c) for c in matched]
+        return _fail(name, t, expected, str(n), echo, ev, positive=False)
+    ev = [Evidence.from_call(c) for c in matched]
+    found = "none" if n == 0 else str(n)
+    if hi is not None:
+        return _negative(
+            name, t, assume_complete=assume_complete, expected=expected, found=found,
+            check=echo, evidence=ev, matched=matched,
+        )
+    return _pass(name, expected, found, echo, ev, matched)
+
+
+def check_tool_not_called(
+    t: Transcript,
+    tool: ToolSpec,
+    /,
+    *,
+    mode: ArgsMode = "partial",
+    overrides: Mapping[str, Override] | None = None,
+    include_subagents: bool = True,
+    assume_complete: bool = False,
+    **fields: Any,
+) -> CheckResult:
+    """No call of the tool (with matching arguments, if given). INCONCLUSIVE on a partial transcript."""
+    return check_tool_called(
+        t, tool, times=0, mode=mode, overrides=overrides, include_subagents=include_subagents,
+        assume_complete=assume_complete, **fields,
+    )
+
+
+@_guarded("no_tool_calls")
+def check_no_tool_calls(
+    t: Transcript, *, include_subagents: bool = True, assume_complete: bool = False
+) -> CheckResult:
+    """The agent called no tool at all."""
+    calls = _pool(t, include_subagents)
+    echo = _echo("no_tool_calls")
+    if calls:
+        return _fail(
+            "no_tool_calls", t, "no tool calls", str(len(calls)), echo,
+            [Evidence.from_call(c) for c in calls], positive=False,
+        )
+    return _negative(
+        "no_tool_calls", t, assume_complete=assume_complete, expected="no tool calls",
+        found="none", check=echo,
+    )
+
+
+def _violations(
+    t: Transcript, specs: Sequence[Call], include_subagents: bool, want_match: bool
+) -> list[ToolCall]:
+    # Fast path: plain names are a set look-up per call alias; only the rest are matched.
+    names = {s.name for s in specs if s.is_name_only and isinstance(s.name, str)}
+    rest = [s for s in specs if not (s.is_name_only and isinstance(s.name, str))]
+    out = []
+    for c in _pool(t, include_subagents):
+        hit = any(a in names for a in call_aliases(c)) or any(s.matches_call(c) for s in rest)
+        if hit != want_match:
+            out.append(c)
+    return out
+
+
+@_guarded("only_tools")
+def check_only_tools(
+    t: Transcript,
+    allowed: Sequence[ToolSpec],
+    /,
+    *,
+    include_subagents: bool = True,
+    assume_complete: bool = False,
+) -> CheckResult:
+    """Every call is of a tool in the allow-list (names, name matchers or ``Call``s)."""
+    specs = _specs(allowed, "check_only_tools")
+    labels = "[" + ", ".join(s.label() for s in specs) + "]"
+    echo = _echo("only_tools", [s.label() for s in specs])
+    bad = _violations(t, specs, include_subagents, want_match=True)
+    expected = f"only calls of {labels}"
+    if bad:
+        names = sorted(Counter(c.name for c in bad).items())
+        found = f"{_plural(len(bad), 'other call')} (" + ", ".join(f"{k} ×{v}" for k, v in names) + ")"
+        return _fail(
+            "only_tools", t, expected, found, echo, [Evidence.from_call(c) for c in bad],
+            positive=False,
+        )
+    n = len(_pool(t, include_subagents))
+    return _negative(
+        "only_tools", t, assume_complete=assume_complete, expected=expected,
+        found=f"{_plural(n, 'call')}, all allowed" if n else "no calls", check=echo,
+        vacuous=n == 0,
+    )
+
+
+@_guarded("tools_not_called")
+def check_tools_not_called(
+    t: Transcript,
+    denied: Sequence[ToolSpec],
+    /,
+    *,
+    include_subagents: bool = True,
+    assume_complete: bool = False,
+) -> CheckResult:
+    """No call of any tool in the deny-list."""
+    specs = _specs(denied, "check_tools_not_called")
+    labels = "[" + ", ".join(s.label() for s in specs) + "]"
+    echo = _echo("tools_not_called", [s.label() for s in specs])
+    bad = _violations(t, specs, include_subagents, want_match=False)
+    expected = f"no call of {labels}"
+    if bad:
+        return _fail(
+            "tools_not_called", t, expected, _plural(len(bad), "call"), echo,
+            [Evidence.from_call(c) for c in bad], positive=False,
+        )
+    return _negative(
+        "tools_not_called", t, assume_complete=assume_complete, expected=expected, found="none",
+        check=echo,
+    )

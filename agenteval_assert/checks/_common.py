@@ -1,0 +1,407 @@
+"""The machinery every check shares: call selection (the alias index), the vacuity and
+completeness guards (``_negative``/``_incomplete``), evidence and nearest-miss building,
+``_guarded`` (caller errors become ERROR results) and the small text helpers of the messages.
+
+Nothing here is public: the checks and their names live in the sibling modules.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ParamSpec
+
+import attrs
+
+from ..exceptions import UsageError
+from ..matchers import (
+    Call,
+    Contains,
+    Matcher,
+    Matches,
+    Override,
+    ToolSpec,
+    as_call,
+    call_aliases,
+    canonical_json,
+)
+from ..model import Message, ToolCall, Transcript
+from ..results import CheckResult, Difference, Evidence, NearestMiss, Status, short_repr
+
+
+class _CheckFailedToRun(Exception):
+    """Internal: carries an ERROR result out of a check's body."""
+
+    def __init__(self, result: CheckResult) -> None:
+        self.result = result
+
+
+_P = ParamSpec("_P")
+
+
+def _guarded(name: str) -> Callable[[Callable[_P, CheckResult]], Callable[_P, CheckResult]]:
+    """Turn exceptions raised by caller-supplied code into an ERROR result (not UsageError).
+
+    The decorated check keeps its signature for type checkers (``ParamSpec``).
+    """
+
+    def deco(fn: Callable[_P, CheckResult]) -> Callable[_P, CheckResult]:
+        @functools.wraps(fn)
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> CheckResult:
+            try:
+                return fn(*args, **kwargs)
+            except UsageError:
+                raise
+            except _CheckFailedToRun as exc:
+                return exc.result
+            except Exception as exc:  # noqa: BLE001 - a predicate, a matcher's __eq__, a regex timeout...
+                return CheckResult(
+                    name=name,
+                    status=Status.ERROR,
+                    summary=f"error: the check could not run: {type(exc).__name__}: {exc}",
+                    found=f"{type(exc).__name__}: {exc}",
+                    notes=("a matcher, predicate or pattern supplied to the check raised; fix it",),
+                )
+
+        return wrapper
+
+    return deco
+
+
+def _echo(fn: str, *args: Any, **kwargs: Any) -> str:
+    parts = [short_repr(a, 120) for a in args]
+    parts.extend(f"{k}={short_repr(v, 120)}" for k, v in kwargs.items() if v is not None)
+    return f"{fn}({', '.join(parts)})"
+
+
+@attrs.define(frozen=True)
+class _Index:
+    """Per-transcript look-ups built once: calls by every alias of their name."""
+
+    all_calls: tuple[ToolCall, ...]
+    main_calls: tuple[ToolCall, ...]
+    by_alias_all: Mapping[str, tuple[ToolCall, ...]]
+    by_alias_main: Mapping[str, tuple[ToolCall, ...]]
+    #: canonical JSON of a call's arguments, by call index, filled as checks need it
+    args_keys: dict[int, str] = attrs.field(factory=dict)
+
+
+def _build_index(t: Transcript) -> _Index:
+    all_calls = t.all_tool_calls
+    a: dict[str, list[ToolCall]] = {}
+    m: dict[str, list[ToolCall]] = {}
+    for c in all_calls:
+        for alias in call_aliases(c):
+            a.setdefault(alias, []).append(c)
+            if c.agent_id is None:
+                m.setdefault(alias, []).append(c)
+    return _Index(
+        all_calls,
+        t.tool_calls,
+        {k: tuple(v) for k, v in a.items()},
+        {k: tuple(v) for k, v in m.items()},
+    )
+
+
+def _index(t: Transcript) -> _Index:
+    """The checks' look-ups for *t*, built once and kept with the transcript."""
+    return t.derived("checks.index", _build_index)
+
+
+def _pool(t: Transcript, include_subagents: bool) -> tuple[ToolCall, ...]:
+    ix = _index(t)
+    return ix.all_calls if include_subagents else ix.main_calls
+
+
+def _candidates(t: Transcript, spec: Call, include_subagents: bool) -> Sequence[ToolCall]:
+    """The calls that can match *spec*: the index entry of a literal name, else every call."""
+    name = spec.literal_name
+    if name is None:
+        return _pool(t, include_subagents)
+    ix = _index(t)
+    return (ix.by_alias_all if include_subagents else ix.by_alias_main).get(name, ())
+
+
+def _calls_matching(t: Transcript, specs: Sequence[Call] | None, include_subagents: bool) -> list[ToolCall]:
+    """The calls (in order) that match any of *specs* (all calls for ``None``).
+
+    Specs with a literal name are looked up in the alias index, so a check about the two write
+    tools of a 10,000-call transcript looks at those tools' calls only.
+    """
+    if specs is None:
+        return list(_pool(t, include_subagents))
+    if any(s.literal_name is None for s in specs):
+        return [c for c in _pool(t, include_subagents) if any(s.matches_call(c) for s in specs)]
+    seen: dict[int, ToolCall] = {}
+    for s in specs:
+        for c in _candidates(t, s, include_subagents):
+            if c.index not in seen and s.matches_call(c):
+                seen[c.index] = c
+    return [seen[i] for i in sorted(seen)]
+
+
+def _incomplete(t: Transcript) -> list[str]:
+    """Why *t* cannot support "X never happened" (``[]`` when it can)."""
+    reasons = []
+    if not t.steps:
+        reasons.append("the transcript is empty (no messages, no tool calls)")
+    reasons.extend(p if p.startswith("the ") else f"the transcript has {p}" for p in t.health.problems())
+    return reasons
+
+
+def _inconclusive_evidence(t: Transcript) -> list[Evidence]:
+    ev = []
+    for cid in t.health.unanswered_calls[:10]:
+        c = t.call(cid)
+        if c is not None:
+            ev.append(Evidence.from_call(c))
+    return ev
+
+
+def _negative(
+    name: str,
+    t: Transcript,
+    *,
+    assume_complete: bool,
+    expected: str,
+    found: str,
+    check: str,
+    evidence: Iterable[Evidence] = (),
+    matched: tuple[Any, ...] = (),
+    vacuous: bool = False,
+    notes: Sequence[str] = (),
+) -> CheckResult:
+    """The PASS of a check that rests on absence, or INCONCLUSIVE when the transcript is partial."""
+    reasons = [] if assume_complete else _incomplete(t)
+    if reasons:
+        return CheckResult(
+            name=name,
+            status=Status.INCONCLUSIVE,
+            summary=f"inconclusive: expected {expected}, found {found}, but {reasons[0]}",
+            expected=expected,
+            found=found,
+            evidence=tuple(_inconclusive_evidence(t)) or tuple(evidence),
+            notes=(
+                *reasons[1:],
+                *notes,
+                (
+                    "absence cannot be shown on an incomplete transcript; pass assume_complete=True"
+                    " to accept it as it is"
+                ),
+            ),
+            check=check,
+        )
+    return _pass(name, expected, found, check, evidence, matched, vacuous, notes)
+
+
+def _pass(
+    name: str,
+    expected: str,
+    found: str,
+    check: str,
+    evidence: Iterable[Evidence] = (),
+    matched: tuple[Any, ...] = (),
+    vacuous: bool = False,
+    notes: Sequence[str] = (),
+) -> CheckResult:
+    return CheckResult(
+        name=name,
+        status=Status.PASS,
+        summary=f"expected {expected}, found {found}",
+        expected=expected,
+        found=found,
+        evidence=tuple(evidence),
+        matched=matched,
+        vacuous=vacuous,
+        notes=tuple(notes),
+        check=check,
+    )
+
+
+def _fail(
+    name: str,
+    t: Transcript,
+    expected: str,
+    found: str,
+    check: str,
+    evidence: Iterable[Evidence] = (),
+    nearest: NearestMiss | None = None,
+    notes: Sequence[str] = (),
+    positive: bool = True,
+) -> CheckResult:
+    extra = list(notes)
+    if positive:
+        reasons = _incomplete(t)
+        if reasons:
+            extra.append("the transcript is incomplete, so it may have stopped before: " + "; ".join(reasons))
+    return CheckResult.failing(
+        name, expected, found, evidence, nearest_miss=nearest, notes=tuple(extra), check=check
+    )
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _calls_word(spec: Call, n: int) -> str:
+    """``3 Bash calls`` / ``1 call``."""
+    if isinstance(spec.name, str):
+        return _plural(n, f"{spec.name} call")
+    return _plural(n, "matching call" if spec.name is not None else "call")
+
+
+def _nearest(
+    spec: Call,
+    calls: Iterable[ToolCall],
+    *,
+    mode: str = "partial",
+    overrides: Mapping[str, Override] | None = None,
+) -> NearestMiss | None:
+    """The candidate with the fewest differences from *spec* (earliest on ties)."""
+    best: tuple[int, ToolCall, list[Difference]] | None = None
+    for c in calls:
+        diffs = spec.call_differences(c, mode=mode, overrides=overrides)
+        if not diffs:
+            continue
+        if best is None or len(diffs) < best[0]:
+            best = (len(diffs), c, diffs)
+            if len(diffs) == 1:
+                break
+    if best is None:
+        return None
+    return NearestMiss(Evidence.from_call(best[1]), tuple(best[2]))
+
+
+def _name_hint(t: Transcript, spec: Call, include_subagents: bool) -> list[str]:
+    """``did you mean 'Bash'?`` and what was called, when no call has the expected name."""
+    counts = Counter(c.name for c in _pool(t, include_subagents))
+    notes = []
+    if isinstance(spec.name, str) and counts:
+        close = difflib.get_close_matches(spec.name, list(counts), n=3, cutoff=0.6)
+        if close:
+            notes.append("did you mean " + " or ".join(repr(c) for c in close) + "?")
+    if counts:
+        shown = ", ".join(f"{n} ({k})" for n, k in counts.most_common(8))
+        more = f", ... {len(counts) - 8} more" if len(counts) > 8 else ""
+        notes.append(f"tools called: {shown}{more}")
+    else:
+        notes.append("no tool was called")
+    return notes
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise UsageError(f"{name} must be True or False, got {value!r}")
+
+
+def _specs(items: Sequence[ToolSpec] | ToolSpec, where: str) -> list[Call]:
+    if isinstance(items, (str, Call)) or not isinstance(items, Sequence):
+        raise UsageError(f"{where}: expected a list of tool names or Call(...), got {short_repr(items, 80)}")
+    return [as_call(s, where) for s in items]
+
+
+def _fits(spec: Call, call: ToolCall, mode: str, overrides: Mapping[str, Override] | None) -> bool:
+    return spec.matches_call(call, mode=mode, overrides=overrides)
+
+
+def _seq_text(items: Sequence[str], limit: int = 12) -> str:
+    if len(items) <= limit:
+        return "[" + ", ".join(items) + "]"
+    head = ", ".join(items[: limit - 2])
+    return f"[{head}, ... {len(items) - limit + 1} more, {items[-1]}]"
+
+
+def _outcome(c: ToolCall) -> str:
+    if c.result is None:
+        return f"no result (status {c.status})"
+    if c.is_error:
+        return "failed" + (f" (exit code {c.exit_code})" if c.exit_code not in (None, 0) else "")
+    return "succeeded"
+
+
+def _args_key(c: ToolCall, memo: dict[int, str] | None = None) -> str:
+    """The call's arguments as canonical JSON (kept in *memo*: several checks ask for it)."""
+    if memo is None:
+        return canonical_json(dict(c.arguments))
+    key = memo.get(c.index)
+    if key is None:
+        key = memo[c.index] = canonical_json(dict(c.arguments))
+    return key
+
+
+def _recoveries(
+    failed: Sequence[ToolCall],
+    pool: Sequence[ToolCall],
+    *,
+    same_args: bool = True,
+    ok: Callable[[ToolCall], bool] | None = None,
+    memo: dict[int, str] | None = None,
+) -> dict[int, ToolCall]:
+    """For each failed call (by ``index``), the first later successful call of the same tool
+    (and the same arguments), in one pass over *pool*: O(n), never failures × calls."""
+    if not failed:
+        return {}
+    succeeded = ok or (lambda d: d.result is not None and not d.is_error and d.outcome_recorded)
+    names = {f.name for f in failed}
+    # Walk backwards keeping the earliest success seen so far per key.
+    waiting = {f.index for f in failed}
+    next_ok: dict[tuple[str, str | None], ToolCall] = {}
+    found: dict[int, ToolCall] = {}
+    for d in reversed(pool):
+        if d.name not in names:
+            continue
+        key = (d.name, _args_key(d, memo) if same_args else None)
+        if d.index in waiting and key in next_ok:
+            found[d.index] = next_ok[key]
+        if succeeded(d):
+            next_ok[key] = d
+    return found
+
+
+def _final(t: Transcript) -> tuple[str | None, Evidence | None]:
+    text = t.final_response
+    if text is None:
+        return None, None
+    loc = None
+    for s in reversed(t.steps):
+        if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text:
+            loc = s.location
+            break
+    return text, Evidence(f"final response: {short_repr(text, 160)}", loc)
+
+
+def _text_matcher(text: str | Matcher, ignore_case: bool) -> Matcher:
+    if isinstance(text, Matcher):
+        return text
+    if not isinstance(text, str) or not text:
+        raise UsageError(f"expected a non-empty string or a matcher, got {text!r}")
+    return Contains(text, ignore_case=ignore_case)
+
+
+def _snippet(text: str, idx: int) -> str:
+    """The text around *idx* (40 characters before, 60 after), elisions marked."""
+    start, end = max(0, idx - 40), min(len(text), idx + 60)
+    body = text[start:end].replace("\n", " ")
+    return ("..." if start else "") + body + ("..." if end < len(text) else "")
+
+
+def _find(m: Contains | Matches, text: str) -> int | None:
+    if isinstance(m, Matches):
+        hit = m.search(text)
+        return None if hit is None else hit.start()
+    if isinstance(m.part, str):
+        i = (text.casefold().find(m.part.casefold()) if m.ignore_case else text.find(m.part))
+        return None if i < 0 else i
+    return None
+
+
+class _Shown:
+    """A value whose repr is already made (for the ``check:`` echo line)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text

@@ -1,0 +1,145 @@
+"""Outcomes and retries: a call succeeded or failed, no tool errors, a failure retried to success."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from .._unrecorded import outcome_unknown
+from ..matchers import Call, ToolSpec, as_call
+from ..model import ToolCall, Transcript
+from ..results import CheckResult, Evidence, short_repr
+from ._common import (
+    _calls_matching,
+    _calls_word,
+    _candidates,
+    _echo,
+    _fail,
+    _guarded,
+    _index,
+    _name_hint,
+    _nearest,
+    _negative,
+    _outcome,
+    _pass,
+    _plural,
+    _pool,
+    _recoveries,
+    _specs,
+)
+
+__all__ = [
+    "check_no_tool_errors",
+    "check_retried_after_failure",
+    "check_tool_failed",
+    "check_tool_succeeded",
+]
+
+
+def _matching(t: Transcript, spec: Call, include_subagents: bool) -> tuple[Sequence[ToolCall], list[ToolCall]]:
+    cands = _candidates(t, spec, include_subagents)
+    return cands, [c for c in cands if spec.matches_call(c)]
+
+
+def _outcome_check(
+    name: str, t: Transcript, spec: Call, want: Literal["succeeded", "failed"], include_subagents: bool,
+    echo: str,
+) -> CheckResult:
+    cands, calls = _matching(t, spec, include_subagents)
+    expected = f"{spec.describe()} that {want}"
+    if not calls:
+        nearest = _nearest(spec, cands)
+        return _fail(name, t, expected, f"no {spec.describe()[2:]}", echo,
+                     [Evidence.from_call(c) for c in cands], nearest,
+                     [] if cands else _name_hint(t, spec, include_subagents))
+    if want == "succeeded":
+        ok = [c for c in calls if c.result is not None and not c.is_error and c.outcome_recorded]
+    else:
+        ok = [c for c in calls if c.is_error]
+    if ok:
+        return _pass(name, expected, f"#{ok[0].index}", echo, [Evidence.from_call(c) for c in ok], tuple(ok))
+    if (unknown := outcome_unknown(name, calls, expected, echo)) is not None:
+        return unknown
+    outcomes = Counter(_outcome(c) for c in calls)
+    found = f"{_calls_word(spec, len(calls))}, " + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
+    return _fail(name, t, expected, found, echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
+
+
+@_guarded("tool_succeeded")
+def check_tool_succeeded(
+    t: Transcript, tool: ToolSpec, /, *, include_subagents: bool = True, **fields: Any
+) -> CheckResult:
+    """A matching call has a result that is not an error (no error flag, exit code 0 or none)."""
+    spec = as_call(tool, "check_tool_succeeded", **fields)
+    return _outcome_check("tool_succeeded", t, spec, "succeeded", include_subagents,
+                          _echo("tool_succeeded", tool, **fields))
+
+
+@_guarded("tool_failed")
+def check_tool_failed(
+    t: Transcript, tool: ToolSpec, /, *, include_subagents: bool = True, **fields: Any
+) -> CheckResult:
+    """A matching call failed (error flag, failed/declined status or non-zero exit code)."""
+    spec = as_call(tool, "check_tool_failed", **fields)
+    return _outcome_check("tool_failed", t, spec, "failed", include_subagents, _echo("tool_failed", tool, **fields))
+
+
+@_guarded("no_tool_errors")
+def check_no_tool_errors(
+    t: Transcript,
+    *,
+    tools: Sequence[ToolSpec] | None = None,
+    ignore_recovered: bool = False,
+    include_subagents: bool = True,
+    assume_complete: bool = False,
+) -> CheckResult:
+    """No call failed (optionally only among *tools*; optionally forgiving failures retried to success)."""
+    specs = None if tools is None else _specs(tools, "check_no_tool_errors")
+    echo = _echo("no_tool_errors", tools=None if specs is None else [s.label() for s in specs],
+                 ignore_recovered=ignore_recovered or None)
+    pool = _calls_matching(t, specs, include_subagents)
+    bad = [c for c in pool if c.is_error]
+    if ignore_recovered:
+        recovered = _recoveries(bad, pool, memo=_index(t).args_keys)
+        bad = [c for c in bad if c.index not in recovered]
+    expected = "no failed tool calls"
+    if bad:
+        ev = [Evidence.from_call(c, detail=f"output: {short_repr(c.output, 160)}") for c in bad]
+        return _fail("no_tool_errors", t, expected, str(len(bad)), echo, ev, positive=False)
+    if (unknown := outcome_unknown("no_tool_errors", pool, expected, echo)) is not None:
+        return unknown
+    return _negative("no_tool_errors", t, assume_complete=assume_complete, expected=expected,
+                     found="none", check=echo, vacuous=not pool)
+
+
+@_guarded("retried_after_failure")
+def check_retried_after_failure(
+    t: Transcript,
+    tool: ToolSpec,
+    /,
+    *,
+    same_args: bool = True,
+    include_subagents: bool = True,
+    **fields: Any,
+) -> CheckResult:
+    """A matching call failed and a later call of the same tool succeeded (same arguments by default)."""
+    spec = as_call(tool, "check_retried_after_failure", **fields)
+    echo = _echo("retried_after_failure", tool, same_args=None if same_args else False, **fields)
+    _, calls = _matching(t, spec, include_subagents)
+    expected = f"{spec.describe()} that failed, then a successful retry"
+    failed = [c for c in calls if c.is_error]
+    if not failed and (unknown := outcome_unknown("retried_after_failure", calls, expected, echo)) is not None:
+        return unknown
+    if not failed:
+        return _fail("retried_after_failure", t, expected,
+                     f"no failed {spec.describe()[2:]}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
+                     echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
+    recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=_index(t).args_keys)
+    for f in failed:
+        r = recovered.get(f.index)
+        if r is not None:
+            return _pass("retried_after_failure", expected, f"#{f.index} failed, #{r.index} succeeded", echo,
+                         [Evidence.from_call(f, "failed"), Evidence.from_call(r, "retry succeeded")], (f, r))
+    return _fail("retried_after_failure", t, expected, f"{_plural(len(failed), 'failure')} without a successful retry",
+                 echo, [Evidence.from_call(c, _outcome(c)) for c in calls])

@@ -1,0 +1,159 @@
+"""Outputs and text: what a tool returned, and the raw text of the transcript file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from ..exceptions import UsageError
+from ..matchers import Call, Contains, Matcher, Matches, ToolSpec, as_call
+from ..model import Transcript
+from ..results import CheckResult, Evidence, Status, cut_middle, short_repr
+from ._calls import check_tool_called
+from ._common import (
+    _CheckFailedToRun,
+    _echo,
+    _fail,
+    _find,
+    _guarded,
+    _negative,
+    _pass,
+    _plural,
+    _snippet,
+    _text_matcher,
+)
+
+__all__ = [
+    "check_tool_output",
+    "check_transcript_contains",
+    "check_transcript_not_contains",
+]
+
+
+@_guarded("tool_output")
+def check_tool_output(
+    t: Transcript,
+    tool: ToolSpec,
+    /,
+    *,
+    contains: str | None = None,
+    matches: str | Matcher | None = None,
+    include_subagents: bool = True,
+    **fields: Any,
+) -> CheckResult:
+    """A matching call's output contains *contains* and/or matches the pattern *matches*."""
+    if contains is None and matches is None:
+        raise UsageError("check_tool_output() needs contains= or matches=")
+    base = as_call(tool, "check_tool_output", **fields)
+    parts: list[Any] = []
+    if contains is not None:
+        parts.append(Contains(contains))
+    if matches is not None:
+        parts.append(matches if isinstance(matches, Matcher) else Matches(matches))
+    from ..matchers import AllOf
+
+    out = parts[0] if len(parts) == 1 else AllOf(*parts)
+    spec = Call(base.name, args=base.args, mode=base.mode, kind=base.kind, server=base.server,
+                tool=base.tool, status=base.status, is_error=base.is_error, exit_code=base.exit_code,
+                output=out, where=base.where, agent=base.agent)
+    r = check_tool_called(t, spec, include_subagents=include_subagents)
+    return attrs.evolve(r, name="tool_output", check=_echo("tool_output", tool, contains=contains, matches=matches, **fields))
+
+
+def _raw_lines(t: Transcript) -> Iterator[tuple[int, str]]:
+    if not t.path or t.path.startswith("<"):
+        raise _CheckFailedToRun(CheckResult(
+            name="transcript_text", status=Status.ERROR,
+            summary=f"error: the raw transcript text is not available (path {t.path!r})",
+            notes=("raw-text checks need a transcript loaded from a file",),
+        ))
+    try:
+        with open(t.path, encoding="utf-8", errors="replace") as fh:
+            yield from enumerate(fh, start=1)
+    except OSError as exc:
+        raise _CheckFailedToRun(CheckResult(
+            name="transcript_text", status=Status.ERROR,
+            summary=f"error: cannot read {t.path}: {exc.strerror or exc}",
+        )) from None
+
+
+def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tuple[int, str]]:
+    """``(line, text)`` of the raw lines that *m* matches.
+
+    A case-sensitive substring is searched in the memory-mapped file (``mmap.find``),
+    which costs a fraction of decoding and testing every line; only hit lines are decoded.
+    Other matchers are applied line by line.
+    """
+    if not (isinstance(m, Contains) and isinstance(m.part, str) and not m.ignore_case):
+        hits = []
+        for no, line in _raw_lines(t):
+            if m.matches(line):
+                hits.append((no, line))
+                if first_only:
+                    break
+        return hits
+    next(iter(_raw_lines(t)), None)  # the same errors as the line-by-line path (no file, unreadable)
+    import mmap
+
+    needle = m.part.encode("utf-8")
+    out: list[tuple[int, str]] = []
+    with open(t.path, "rb") as fh:
+        if os.fstat(fh.fileno()).st_size == 0:
+            return out
+        # Mapped, not read: searching the page cache in place costs no copy of the file.
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            pos = data.find(needle)
+            lineno, counted = 1, 0
+            while pos >= 0:
+                start = data.rfind(b"\n", 0, pos) + 1
+                lineno += data[counted:start].count(b"\n")
+                counted = start
+                end = data.find(b"\n", pos)
+                end = len(data) if end < 0 else end
+                out.append((lineno, data[start:end].decode("utf-8", "replace")))
+                if first_only:
+                    break
+                pos = data.find(needle, end)
+    return out
+
+
+@_guarded("transcript_contains")
+def check_transcript_contains(
+    t: Transcript, text: str | Matcher, /, *, ignore_case: bool = False
+) -> CheckResult:
+    """The raw transcript file contains *text* (a matcher is applied line by line)."""
+    m = _text_matcher(text, ignore_case)
+    echo = _echo("transcript_contains", text, ignore_case=ignore_case or None)
+    expected = f"the raw transcript containing {short_repr(text, 120)}"
+    hits = [no for no, _ in _raw_hits(t, m, first_only=True)]
+    if hits:
+        from ..model import Location
+        return _pass("transcript_contains", expected, f"it at line {hits[0]}", echo,
+                     [Evidence(f"line {hits[0]} contains it", Location(t.path, hits[0]))])
+    return _fail("transcript_contains", t, expected, "it does not", echo)
+
+
+@_guarded("transcript_not_contains")
+def check_transcript_not_contains(
+    t: Transcript, text: str | Matcher, /, *, ignore_case: bool = False, assume_complete: bool = False
+) -> CheckResult:
+    """The raw transcript file does not contain *text* (e.g. a secret). Lists every hit."""
+    from ..model import Location
+
+    m = _text_matcher(text, ignore_case)
+    echo = _echo("transcript_not_contains", text, ignore_case=ignore_case or None)
+    expected = f"the raw transcript not containing {short_repr(text, 120)}"
+    hits = _raw_hits(t, m)
+    if hits:
+        ev = []
+        for no, line in hits:
+            i = _find(m, line) if isinstance(m, (Contains, Matches)) else None
+            snippet = cut_middle(line.strip(), 120) if i is None else _snippet(line.rstrip("\n"), i)
+            ev.append(Evidence(snippet, Location(t.path, no)))
+        return _fail("transcript_not_contains", t, expected, f"it on {_plural(len(hits), 'line')}", echo,
+                     ev, positive=False)
+    return _negative("transcript_not_contains", t, assume_complete=assume_complete, expected=expected,
+                     found="it does not", check=echo)
