@@ -26,9 +26,17 @@ def test_storybook_all_names_exist() -> None:
 
 
 def test_storybook_reexports_exactly_the_private_lists() -> None:
-    from agenteval_assert.storybook import _context, _expect, _names, _report, _suites, _workflow
+    from agenteval_assert.storybook import (
+        _context,
+        _expect,
+        _names,
+        _registry,
+        _report,
+        _suites,
+        _workflow,
+    )
 
-    private = [n for m in (_context, _expect, _names, _report, _suites, _workflow) for n in m.__all__]
+    private = [n for m in (_context, _expect, _names, _registry, _report, _suites, _workflow) for n in m.__all__]
     assert sorted(agenteval_assert.storybook.__all__) == sorted(private)
 
 

@@ -305,13 +305,14 @@ def test_storybook_modules_export_disjoint_names() -> None:
         _context,
         _expect,
         _names,
+        _registry,
         _report,
         _suites,
         _workflow,
     )
 
     seen: dict[str, str] = {}
-    for mod in (_names, _report, _workflow, _context, _expect, _suites, _cli):
+    for mod in (_names, _report, _workflow, _context, _expect, _suites, _registry, _cli):
         for name in mod.__all__:
             assert name not in seen, f"{name} exported by {seen[name]} and {mod.__name__}"
             seen[name] = mod.__name__

@@ -82,6 +82,7 @@ from ._names import (
     normalize_workflow_name,
     workflow_call_matches_name,
 )
+from ._registry import suite, suite_names, suites
 from ._report import (
     ACCESSIBILITY_FAILED_TEXT,
     REPORT_MARKERS,
@@ -106,9 +107,6 @@ from ._suites import (
     SuiteRun,
     TestOutcome,
     judge_criterion,
-    suite,
-    suite_names,
-    suites,
 )
 from ._workflow import (
     ShellRun,

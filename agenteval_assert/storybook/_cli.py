@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from ..exceptions import AgentEvalError, UsageError
 from ._context import EvalContext
-from ._suites import suite, suites
+from ._registry import suite, suites
 
 __all__ = ["list_evals_cli", "run_eval_cli"]
 

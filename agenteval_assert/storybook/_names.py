@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from ._workflow import WorkflowCall
+from typing import Any, Literal, Protocol
 
 __all__ = [
     "LEGACY_TO_CURRENT",
@@ -146,8 +143,19 @@ def current_name(name: str) -> str:
     return LEGACY_TO_CURRENT.get(name, name)
 
 
+class _NamedCall(Protocol):
+    """What name matching reads of a call (a ``WorkflowCall`` is one): a name table does not
+    need the workflow model."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def input(self) -> Any: ...
+
+
 def workflow_call_matches_name(
-    call: WorkflowCall | Mapping[str, Any], name: str, *, profile: Profile | None = None
+    call: _NamedCall | Mapping[str, Any], name: str, *, profile: Profile | None = None
 ) -> bool:
     """Does *call* (a ``WorkflowCall`` or a ``{"name", "input"}`` mapping) answer to *name*?
 

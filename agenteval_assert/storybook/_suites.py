@@ -28,9 +28,6 @@ __all__ = [
     "SuiteRun",
     "TestOutcome",
     "judge_criterion",
-    "suite",
-    "suite_names",
-    "suites",
 ]
 
 Outcome = Literal["passed", "failed", "skipped", "inconclusive", "error"]
@@ -260,50 +257,6 @@ class Suite:
                 done[i] = t.run(ctx, j, run_skipped_judges=run_skipped_judges)
         outcomes = tuple(done[i] for i in range(len(self.tests)))
         return SuiteRun(self.name, ctx.describe(), outcomes)
-
-
-_REGISTRY: dict[str, Suite] = {}
-
-
-def _register(s: Suite) -> Suite:
-    if s.name in _REGISTRY:
-        raise ValueError(f"duplicate suite {s.name}")
-    _REGISTRY[s.name] = s
-    return s
-
-
-def suites() -> list[Suite]:
-    """Every built-in suite, by name."""
-    _load()
-    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
-
-
-def suite_names() -> list[str]:
-    """The built-in suite names, sorted."""
-    return [s.name for s in suites()]
-
-
-def suite(name: str) -> Suite:
-    """The built-in suite *name* (``storybook/`` prefix accepted; a unique number prefix too)."""
-    from ..exceptions import UsageError
-
-    _load()
-    key = name.removeprefix("storybook/")
-    if key in _REGISTRY:
-        return _REGISTRY[key]
-    matches = [k for k in _REGISTRY if k.startswith(key + "-") or k == key]
-    if len(matches) == 1:
-        return _REGISTRY[matches[0]]
-    hint = f"; did you mean one of: {', '.join(sorted(matches))}" if matches else ""
-    raise UsageError(f"unknown Storybook eval {name!r}{hint} (list them with --eval list)")
-
-
-def _load() -> None:
-    if not _REGISTRY:
-        from . import _suites_evals
-
-        for s in _suites_evals.ALL:
-            _register(s)
 
 
 # -- gates (each mirrors a test.skipIf of the reference) ----------------------------------------
