@@ -13,14 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .results import cut_middle
-from .storybook._report import (
-    NotAStoryTestReport,
-    StoryTestReport,
-    parse_story_test_report,
-)
+
+if TYPE_CHECKING:
+    from .storybook._report import StoryTestReport
 
 __all__ = ["add_arguments", "report_to_json", "run"]
 
@@ -195,6 +193,9 @@ def _read(path: str, stderr: TextIO) -> str | None:
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run ``report`` with parsed *args*; write to *stdout*/*stderr*; return the exit status."""
+    # imported on use: the CLI builds this command's parser on every run (--version included)
+    from .storybook._report import NotAStoryTestReport, parse_story_test_report
+
     path: str = args.file
     text = _read(path, stderr)
     if text is None:

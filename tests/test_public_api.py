@@ -1,22 +1,123 @@
-"""The public API is an explicit, complete list."""
+"""The public API is an explicit, complete list, imported on first use."""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
+import json
+import subprocess
+import sys
 import types
+
+import pytest
 
 import agenteval_assert
 import agenteval_assert.storybook
 
+#: The modules whose whole ``__all__`` is at the top level (``aa.check_tool_called``...).
+FLATTENED = ("assertions", "checks", "exceptions", "matchers", "model", "results", "_parsers")
+#: Public names of those modules that stay in their module only (text helpers of the renderers).
+NOT_AT_TOP = {"results": {"cut_middle", "short_repr"}}
+#: The public submodules, reachable as attributes (``aa.checks``, ``aa.storybook``...).
+SUBMODULES = {"assertions", "checks", "exceptions", "markdown", "matchers", "model", "results", "shell",
+              "storybook", "strategies"}
 
-def test_all_is_sorted_and_complete() -> None:
-    public = {
-        n for n, v in vars(agenteval_assert).items()
-        if not n.startswith("_") and not isinstance(v, types.ModuleType) and n != "annotations"
-    }
-    public.add("__version__")
-    # complete and without repeats; ruff (RUF022) keeps it sorted
-    assert sorted(agenteval_assert.__all__) == sorted(public)
-    assert len(set(agenteval_assert.__all__)) == len(agenteval_assert.__all__)
+
+def _ruf022_key(name: str) -> tuple[int, str]:
+    """The order ruff's RUF022 keeps ``__all__`` in: CONSTANTS, then Classes, then the rest."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
+
+
+def test_all_is_sorted_and_without_repeats() -> None:
+    names = agenteval_assert.__all__
+    assert names == sorted(names, key=_ruf022_key)
+    assert len(set(names)) == len(names)
+
+
+def test_all_is_complete() -> None:
+    expected = {"__version__", "find_subagent_files"}
+    for mod in FLATTENED:
+        public = importlib.import_module(f"agenteval_assert.{mod}").__all__
+        expected.update(n for n in public if n not in NOT_AT_TOP.get(mod, set()))
+    assert sorted(agenteval_assert.__all__) == sorted(expected)
+
+
+def test_every_name_resolves_to_its_home_object() -> None:
+    lazy = agenteval_assert._LAZY
+    for module, names in lazy.items():
+        home = importlib.import_module(module, "agenteval_assert")
+        for name in names:
+            assert getattr(agenteval_assert, name) is getattr(home, name), name
+    assert set(agenteval_assert._WHERE) | {"__version__"} == set(agenteval_assert.__all__)
+    for name in SUBMODULES:
+        assert isinstance(getattr(agenteval_assert, name), types.ModuleType), name
+
+
+def test_check_and_assert_forms_are_both_at_the_top() -> None:
+    # the reason for the top-level list: aa.check_tool_called used to be an AttributeError
+    checks = [n for n in agenteval_assert.__all__ if n.startswith("check_")]
+    asserts = [n for n in agenteval_assert.__all__ if n.startswith("assert_")]
+    assert len(checks) == len(asserts) > 30
+    assert [n.removeprefix("check_") for n in checks] == [n.removeprefix("assert_") for n in asserts]
+    assert agenteval_assert.check_tool_called is agenteval_assert.checks.check_tool_called
+
+
+def test_type_checkers_see_the_same_names_as_the_lazy_table() -> None:
+    # The ``if TYPE_CHECKING:`` imports are what mypy and editors read; ``_LAZY`` is what runs.
+    tree = ast.parse(inspect.getsource(agenteval_assert))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
+    static: dict[str, set[str]] = {}
+    modules = set()
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom), ast.unparse(node)
+        module = "." * node.level + (node.module or "")
+        if module == ".":
+            modules.update(a.name for a in node.names)
+            assert all(a.asname == a.name for a in node.names)  # an explicit re-export
+        else:
+            static.setdefault(module, set()).update(a.name for a in node.names)
+    assert static == {m: set(ns) for m, ns in agenteval_assert._LAZY.items()}
+    assert modules == SUBMODULES == set(agenteval_assert._SUBMODULES)
+
+
+def test_dir_lists_the_lazy_names_and_submodules() -> None:
+    listed = set(dir(agenteval_assert))
+    assert set(agenteval_assert.__all__) <= listed
+    assert listed >= SUBMODULES
+    assert not {"importlib", "TYPE_CHECKING", "annotations", "Any"} & listed
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="module 'agenteval_assert' has no attribute 'check_tool_caled'"):
+        agenteval_assert.check_tool_caled  # type: ignore[attr-defined]  # noqa: B018
+    assert not hasattr(agenteval_assert, "_parsers_")
+
+
+def _modules_after(code: str) -> list[str]:
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    loaded: list[str] = json.loads(out.splitlines()[-1])
+    return loaded
+
+
+def test_importing_the_package_imports_nothing_else_of_ours() -> None:
+    loaded = _modules_after("import agenteval_assert")
+    ours = [m for m in loaded if m.startswith("agenteval_assert")]
+    assert ours == ["agenteval_assert", "agenteval_assert._version"]
+    assert not {"attrs", "pydantic", "regex", "jsonpath_ng"} & set(loaded)
+
+
+def test_the_version_option_does_not_import_the_format_parsers_checks_or_storybook() -> None:
+    # start-up: only the format registry (``_parsers``: its names for ``--format``) is imported
+    loaded = _modules_after(
+        "import contextlib, io\nfrom agenteval_assert._cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    main(['--version'])"
+    )
+    heavy = ("agenteval_assert.checks", "agenteval_assert.storybook", "agenteval_assert.matchers",
+             "agenteval_assert._parsers._claude", "agenteval_assert._parsers._codex",
+             "agenteval_assert._parsers._gemini", "pydantic", "regex")
+    assert [m for m in loaded if m.startswith(heavy)] == []
 
 
 def test_storybook_all_names_exist() -> None:
