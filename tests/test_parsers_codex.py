@@ -18,11 +18,8 @@ from hypothesis import strategies as st
 
 from agenteval_assert import Thinking, Transcript, detect_format, load, parse
 from agenteval_assert._builder import TranscriptBuilder
-from agenteval_assert._parsers._codex import (
-    CodexExecParser,
-    CodexRolloutParser,
-    _exit_code_from_text,
-)
+from agenteval_assert._parsers._codex import CodexExecParser, CodexRolloutParser
+from agenteval_assert._parsers._codex._shared import _exit_code_from_text
 from agenteval_assert._reader import ReadStats
 
 from .conftest import CORPUS
