@@ -27,8 +27,6 @@ __all__ = [
 #: ``"exact"`` — the same keys, every value matches (nested dicts exactly too);
 #: ``"ignore"`` — arguments are not compared at all.
 ArgsMode = Literal["exact", "partial", "ignore"]
-
-
 _MODES = ("exact", "partial", "ignore")
 
 

@@ -16,7 +16,6 @@ __all__ = [
     "RegexTimeoutError",
 ]
 
-
 #: Default regex timeout in seconds, per search.
 DEFAULT_REGEX_TIMEOUT = 1.0
 

@@ -29,22 +29,14 @@ __all__ = [
 
 
 _EXEC_TYPES = CODEX_EXEC_TYPES
-
-
 _LEGACY_CONFIG_KEYS = frozenset(
     {"model", "sandbox", "approval", "provider", "reasoning effort", "reasoning summaries", "workdir"}
 )
-
-
 #: exec ``--json`` item types that are tool calls (the name of the call is the item type, MCP aside)
 _TOOL_ITEMS = frozenset(
     {"command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call"}
 )
-
-
 _ITEM_ALIASES = {"assistant_message": "agent_message"}
-
-
 _NATIVE_ID_PREFIXES = ("item_", "itm_")
 
 

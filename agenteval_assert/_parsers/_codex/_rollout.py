@@ -35,8 +35,6 @@ __all__ = [
 
 
 _ROLLOUT_TYPES = CODEX_ROLLOUT_TYPES
-
-
 #: Prefixes of user messages that Codex injects (not typed by the user).
 _INJECTED = (
     "<environment_context>",
@@ -47,11 +45,7 @@ _INJECTED = (
     "<turn_aborted>",
     "<user_shell_command>",
 )
-
-
 _META_FIELDS = ("cwd", "originator", "cli_version", "source", "model_provider", "git", "timestamp")
-
-
 #: event_msg types that only mirror what response_items (or other events) already hold.
 _EVENT_MIRRORS = frozenset(
     {
@@ -87,18 +81,10 @@ _EVENT_MIRRORS = frozenset(
         "shutdown_complete",
     }
 )
-
-
 #: event_msg types that repeat a response_item: one source per kind (the response_item) is used.
 _EVENT_DUPLICATES = {"user_message": "message", "agent_message": "message", "agent_reasoning": "reasoning"}
-
-
 _CALL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
-
-
 _OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
-
-
 _SKIPPED_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary"})
 
 

@@ -99,8 +99,6 @@ _EXIT_TEXT = re.compile(
     r"^(?:Exit code: (-?\d+)$|Process exited with code (-?\d+)$|failed in sandbox [^\n]{0,200}?exit code: (-?\d+))",
     re.MULTILINE,
 )
-
-
 _EXIT_HEADER = 400
 
 
