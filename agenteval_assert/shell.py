@@ -23,18 +23,8 @@ from collections.abc import Iterable
 
 import attrs
 
-from ._shell_parse import (
-    MAX_DEPTH,
-    Assignment,
-    Command,
-    Expansion,
-    Heredoc,
-    Redirect,
-    ShellScript,
-    Word,
-    nested_script_index,
-    parse_shell,
-)
+from ._shell_model import Assignment, Command, Expansion, Heredoc, Redirect, ShellScript, Word
+from ._shell_parse import MAX_DEPTH, nested_script_index, parse_shell
 from .model import Location, ToolCall, Transcript
 
 __all__ = [
