@@ -5,7 +5,7 @@ Start with ``load(path)`` (auto-detects the format) and read the ``Transcript`` 
 ``import agenteval_assert as aa`` is the one import a test needs: the model (``aa.Transcript``,
 ``aa.ToolCall``...), ``aa.load``/``aa.parse``, the matchers, the results, every ``aa.check_*``
 and every ``aa.assert_*``. The submodules (``aa.checks``, ``aa.matchers``, ``aa.shell``,
-``aa.storybook``...) hold the same names and more. Names are imported on first use (PEP 562),
+``aa.storybook``, ``aa.judge``...) hold the same names and more. Names are imported on first use (PEP 562),
 so that ``import agenteval_assert`` stays cheap.
 """
 
@@ -22,6 +22,8 @@ if _TYPE_CHECKING:
     from . import assertions as assertions
     from . import checks as checks
     from . import exceptions as exceptions
+    from . import formats as formats
+    from . import judge as judge
     from . import markdown as markdown
     from . import matchers as matchers
     from . import model as model
@@ -480,6 +482,8 @@ _SUBMODULES = frozenset(
         "assertions",
         "checks",
         "exceptions",
+        "formats",
+        "judge",
         "markdown",
         "matchers",
         "model",

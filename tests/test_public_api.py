@@ -17,11 +17,12 @@ import agenteval_assert.storybook
 
 #: The modules whose whole ``__all__`` is at the top level (``aa.check_tool_called``...).
 FLATTENED = ("assertions", "checks", "exceptions", "matchers", "model", "results", "_parsers")
-#: Public names of those modules that stay in their module only (text helpers of the renderers).
-NOT_AT_TOP = {"results": {"cut_middle", "short_repr"}}
+#: Public names of those modules that stay in their module only: text helpers of the renderers,
+#: and the plugin registry's list (public in ``agenteval_assert.formats``).
+NOT_AT_TOP = {"results": {"cut_middle", "short_repr"}, "_parsers": {"available_formats"}}
 #: The public submodules, reachable as attributes (``aa.checks``, ``aa.storybook``...).
-SUBMODULES = {"assertions", "checks", "exceptions", "markdown", "matchers", "model", "results", "shell",
-              "storybook", "strategies"}
+SUBMODULES = {"assertions", "checks", "exceptions", "formats", "judge", "markdown", "matchers", "model",
+              "results", "shell", "storybook", "strategies"}
 
 
 def _ruf022_key(name: str) -> tuple[int, str]:
