@@ -9,8 +9,9 @@ import argparse
 import contextvars
 import enum
 import json
+import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ._parsers import FORMATS, load_each
@@ -161,48 +162,71 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
 
 
 def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    current_input.set(args.file)
-    whole, members = load_each(args.file, format=args.format)
-    if members:  # a file of several runs (inspect_ai samples, Aider sessions)
-        from ._cli_members import member_lines, members_summary
+    from .batch import _is_glob, _short, _sniff, expand
 
-        if args.json:
-            json.dump(members_summary(args.file, whole, members), out, indent=2, ensure_ascii=False)
+    # One file gives the document it always has; several inputs (or a directory, or a pattern)
+    # give one document per transcript: JSON Lines with --json.
+    several = len(args.paths) > 1 or any(os.path.isdir(p) or _is_glob(p) for p in args.paths)
+    worst = ExitCode.OK
+    found = 0
+    for inp in expand(args.paths):
+        current_input.set(inp.path)
+        if inp.problem is not None:
+            err.write(f"error: {inp.path}: {inp.problem}\n")
+            worst = _worse(worst, ExitCode.INPUT)
+            continue
+        why = _sniff(inp.path) if inp.discovered else None
+        if why is not None:
+            err.write(f"skipped {inp.path}: {why}\n")
+            continue
+        try:
+            whole, members = load_each(inp.path, format=args.format)
+        except AgentEvalError as exc:
+            if inp.discovered:
+                err.write(f"skipped {inp.path}: {_short(exc)}\n")
+                continue
+            if not several:
+                raise
+            err.write(f"error: {exc}\n")
+            worst = _worse(worst, ExitCode.INPUT)
+            continue
+        found += 1
+        if members:  # a file of several runs (inspect_ai samples, Aider sessions)
+            from ._cli_members import member_lines, members_summary
+
+            doc = members_summary(inp.path, whole, members) if args.json else None
+        else:
+            assert whole is not None
+            doc = summary_dict(whole) if args.json else None
+        if doc is not None:
+            if several:
+                out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            else:
+                json.dump(doc, out, indent=2, ensure_ascii=False)
+                out.write("\n")
+            continue
+        if found > 1:
             out.write("\n")
-            return ExitCode.OK
         if whole is not None:
             _print_summary(whole, out)
-        member_lines(args.file, members[0].format, members, out)
-        return ExitCode.OK
-    assert whole is not None
-    t = whole
-    if args.json:
-        json.dump(summary_dict(t), out, indent=2, ensure_ascii=False)
-        out.write("\n")
-    else:
-        _print_summary(t, out)
-    return ExitCode.OK
+        if members:
+            member_lines(inp.path, members[0].format, members, out)
+    if not found and worst is ExitCode.OK:
+        err.write(f"error: no transcript found in {' '.join(args.paths)}\n")
+        worst = ExitCode.INPUT
+    return worst
 
 
 # -- check -----------------------------------------------------------------------------------
 
-_LABEL = {Status.PASS: "PASS", Status.FAIL: "FAIL", Status.INCONCLUSIVE: "INCONCLUSIVE", Status.ERROR: "ERROR"}
-
-
 def print_results(results: Sequence[CheckResult], out: TextIO, *, verbose: bool = False) -> dict[Status, int]:
     """One line per check; failures and inconclusive results with their rendered report."""
+    from .reporting._text import check_lines
+
     counts = dict.fromkeys(Status, 0)
     for r in results:
         counts[r.status] += 1
-        label = _LABEL[r.status]
-        if r.status is Status.PASS:
-            extra = " (vacuous)" if r.vacuous else ""
-            out.write(f"  {label:<12} {r.name}{extra}\n")
-            if verbose:
-                out.write(f"               {r.summary}\n")
-        else:
-            out.write(f"  {label:<12} {r.name}\n")
-            out.writelines(f"               {line}\n" for line in r.render(verbose=verbose).splitlines())
+    out.writelines(line + "\n" for line in check_lines(results, verbose=verbose))
     return counts
 
 
@@ -217,64 +241,13 @@ def exit_code_for(counts: dict[Status, int]) -> ExitCode:
     return ExitCode.OK
 
 
-def _closing_line(counts: dict[Status, int], out: TextIO, unreadable: int = 0) -> None:
-    parts = [f"{counts[Status.PASS]} passed", f"{counts[Status.FAIL]} failed"]
-    if counts[Status.INCONCLUSIVE]:
-        parts.append(f"{counts[Status.INCONCLUSIVE]} inconclusive")
-    if counts[Status.ERROR]:
-        n = counts[Status.ERROR]
-        parts.append(f"{n} error" + ("s" if n != 1 else ""))
-    if unreadable:
-        parts.append(f"{unreadable} unreadable input" + ("s" if unreadable != 1 else ""))
-    out.write(", ".join(parts) + "\n")
-
-
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if args.eval is not None:
-        return _cmd_check_eval(args, out, err)
-    worst = ExitCode.OK
-    total = dict.fromkeys(Status, 0)
-    unreadable = 0
-    checks: list[tuple[str, Callable[..., Any]]] = []
-    from . import _cli_judge
+    if args.eval == "list":
+        return _cmd_check_eval(args, args.paths, out, err)
+    from . import _cli_check
 
-    judge = _cli_judge.judge_from_args(args) if _cli_judge.judge_requested(args) else None
-    if args.checks:
-        from ._checks_file import load_checks
-
-        for path in args.checks:
-            checks.extend(load_checks(path))
-    for path in args.paths:
-        current_input.set(path)
-        try:
-            whole, members = load_each(path, format=args.format)
-        except AgentEvalError as exc:
-            err.write(f"error: {exc}\n")
-            worst = _worse(worst, ExitCode.INPUT)
-            unreadable += 1
-            continue
-        # a file of several runs (inspect_ai samples, Aider sessions): each is checked as a file
-        for t in members or ([whole] if whole is not None else []):
-            out.write(f"{t.path}  {t.format}  {len(t.tool_calls)} tool calls  {len(t.steps)} steps\n")
-            results: list[CheckResult] = []
-            if not (checks or judge) or args.health:
-                from ._health import health_checks
-
-                results.extend(health_checks(t))
-            if checks:
-                from ._checks_file import run_check
-
-                results.extend(run_check(fn, t) for _, fn in checks)
-            if judge is not None:
-                results.extend(_cli_judge.judge_results(t, args, judge))
-            counts = print_results(results, out, verbose=args.verbose)
-            if judge is not None:
-                _cli_judge.print_judge_notes(results, out)
-            for k, v in counts.items():
-                total[k] += v
-            worst = _worse(worst, exit_code_for(counts))
-    _closing_line(total, out, unreadable)
-    return worst
+    code: int = _cli_check.run(args, out, err)
+    return code
 
 
 #: Which code wins when several inputs end differently: 3 over 1 over 5 over 4 over 0.
@@ -294,22 +267,19 @@ def _worse(a: ExitCode, b: ExitCode) -> ExitCode:
     return a if _RANK[a] >= _RANK[b] else b
 
 
-def _cmd_check_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _cmd_check_eval(args: argparse.Namespace, paths: Sequence[str], out: TextIO, err: TextIO) -> int:
+    """``--eval list``, and ``--eval NAME`` on one sandbox printed as the eval's own report."""
     from .storybook import _cli as sb_cli
 
     if args.eval == "list":
         code: int = sb_cli.list_evals_cli(out)
         return code
-    if len(args.paths) != 1:
-        err.write("error: --eval takes exactly one SANDBOX_DIR\n")
-        return ExitCode.USAGE
     from . import _cli_judge
 
     if _cli_judge.judge_requested(args):
         err.write("error: --criterion and --judge-file do not apply to --eval (its suite names its own criteria)\n")
         return ExitCode.USAGE
-    name = args.eval
-    code = sb_cli.run_eval_cli(args.paths[0], name, stdout=out, stderr=err, verbose=args.verbose,
+    code = sb_cli.run_eval_cli(paths[0], args.eval, stdout=out, stderr=err, verbose=args.verbose,
                                judge=_cli_judge.suite_judge_from_args(args),
                                run_skipped_judges=args.run_skipped_judges)
     return code
@@ -338,33 +308,41 @@ def _build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser(
         "summary",
-        help="summarise a transcript (tool calls, errors, usage, health)",
-        description="Summarise a transcript. Example: python -m agenteval_assert summary run.jsonl --json",
+        help="summarise transcripts (tool calls, errors, usage, health)",
+        description=(
+            "Summarise transcripts. FILE may be a file, a directory (walked recursively: every file a "
+            "format reads) or a glob pattern; with several, --json prints JSON Lines. "
+            "Example: python -m agenteval_assert summary run.jsonl --json"
+        ),
     )
-    s.add_argument("file", help="transcript file")
+    s.add_argument("paths", nargs="+", metavar="FILE", help="transcript files, directories or glob patterns")
     s.add_argument("--format", metavar="NAME", help=_FORMAT_HELP)
-    s.add_argument("--json", action="store_true", help="print the summary as a JSON document")
+    s.add_argument("--json", action="store_true", help="print the summary as a JSON document (JSON Lines for several)")
     s.set_defaults(func=_cmd_summary)
 
     c = sub.add_parser(
         "check",
         help="run checks on transcripts (built-in health checks, --checks FILE.py, --eval NAME)",
         description=(
-            "Run checks on one or more transcripts. Without --checks or --eval, the built-in health "
-            "checks run. Exit codes: 0 all passed, 1 a check failed, 2 usage error, 3 input could "
-            "not be read, 4 inconclusive, 5 a check could not run (ERROR), 70 internal error. Example: python -m agenteval_assert check run.jsonl"
+            "Run checks on transcripts: files, directories (walked recursively: every file a format "
+            "reads; the others are listed as skipped) and glob patterns. Without --checks or --eval, "
+            "the built-in health checks run. Exit codes: 0 all passed, 1 a check failed, 2 usage error, "
+            "3 input could not be read, 4 inconclusive, 5 a check could not run (ERROR), 70 internal "
+            "error. Example: python -m agenteval_assert check runs/ --fail-under 90"
         ),
     )
-    c.add_argument("paths", nargs="*", metavar="TRANSCRIPT", help="transcript files (a sandbox dir with --eval)")
+    c.add_argument("paths", nargs="*", metavar="PATH",
+                   help="transcript files, directories or glob patterns (sandbox directories with --eval)")
     c.add_argument("--format", metavar="NAME", help=_FORMAT_HELP)
     c.add_argument(
         "--checks", action="append", metavar="FILE.py", help="run the check_* functions of FILE.py (repeatable)"
     )
     c.add_argument("--health", action="store_true", help="also run the health checks with --checks")
-    c.add_argument("--eval", metavar="NAME", help="run a built-in eval suite on a sandbox dir ('list' lists them)")
+    c.add_argument("--eval", metavar="NAME", help="run a built-in eval suite on sandbox dirs ('list' lists them)")
     c.add_argument("-v", "--verbose", action="store_true", help="show every evidence item and long values whole")
-    from . import _cli_judge
+    from . import _cli_check, _cli_judge
 
+    _cli_check.add_arguments(c)
     _cli_judge.add_judge_options(c)
     c.set_defaults(func=_cmd_check)
 

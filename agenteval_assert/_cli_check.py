@@ -1,0 +1,256 @@
+"""``check``: inputs found in files, directories and globs, checked in a process pool (or on a Dask
+cluster), reported as text, JSON, JSON Lines, JUnit, GitHub annotations or Markdown.
+
+Results stream: each transcript is printed (and written to the machine-readable output) as soon
+as it and every input before it are done; nothing but the totals and a few skipped paths is
+kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from typing import Any, Protocol, TextIO
+
+from ._cli import ExitCode, _cmd_check_eval, _worse, current_input
+from .batch import Checks, Input, check_many, default_jobs, expand
+from .exceptions import UsageError
+from .reporting import RunTotals, TranscriptResult, TranscriptStatus
+from .reporting._text import closing_block, result_text
+
+__all__ = ["OUTPUT_FORMATS", "add_arguments", "run"]
+
+OUTPUT_FORMATS = ("text", "json", "jsonl", "junit", "github", "markdown")
+
+_CODE = {
+    TranscriptStatus.PASSED: ExitCode.OK,
+    TranscriptStatus.FAILED: ExitCode.FAILED,
+    TranscriptStatus.ERROR: ExitCode.ERROR,
+    TranscriptStatus.INCONCLUSIVE: ExitCode.INCONCLUSIVE,
+    TranscriptStatus.UNREADABLE: ExitCode.INPUT,
+    TranscriptStatus.CRASHED: ExitCode.INTERNAL,
+    TranscriptStatus.SKIPPED: ExitCode.OK,
+}
+#: Skipped files listed in the closing block without -v.
+_SKIPPED_SHOWN = 10
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text.rstrip("%").strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of workers (1 or more), got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of workers (1 or more), got {text!r}")
+    return value
+
+
+def add_arguments(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--fail-under", type=_percent, metavar="PCT",
+                   help="exit 1 when fewer than PCT %% of the transcripts passed, else 0 (3, 5 and 70 keep their codes)")
+    c.add_argument("-j", "--jobs", type=_positive, metavar="N",
+                   help="worker processes (default: the number of cores when there are several inputs)")
+    c.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text",
+                   help="text (default), json (the run-result document), jsonl (one transcript per line), "
+                        "junit, github (annotations) or markdown")
+    c.add_argument("-o", "--output", metavar="FILE",
+                   help="write the output format to FILE (the text report then goes to stdout)")
+    c.add_argument("--inconclusive", choices=("fail", "skip"), default="fail",
+                   help="JUnit: an inconclusive check is a failure (default) or skipped")
+    c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    c.add_argument("--dask-scheduler", metavar="ADDRESS",
+                   help="check on a Dask cluster (tcp://host:8786); needs the [dask] extra")
+
+
+class _Writer(Protocol):
+    def add(self, r: TranscriptResult) -> None: ...
+    def close(self) -> None: ...
+
+
+class _JsonLines:
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+
+    def add(self, r: TranscriptResult) -> None:
+        from .reporting._json import result_to_dict
+
+        self._out.write(json.dumps(result_to_dict(r), ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        pass
+
+
+def _writer(fmt: str, out: TextIO, args: argparse.Namespace) -> _Writer:
+    if fmt == "json":
+        from .reporting import JsonWriter
+
+        return JsonWriter(out)
+    if fmt == "jsonl":
+        return _JsonLines(out)
+    if fmt == "junit":
+        from .reporting._junit import JUnitWriter
+
+        return JUnitWriter(out, inconclusive="skip" if args.inconclusive == "skip" else "failure",
+                           verbose=args.verbose)
+    from .reporting._markdown import MarkdownWriter
+
+    return MarkdownWriter(out, verbose=args.verbose)
+
+
+@contextlib.contextmanager
+def _atomic(path: str) -> Iterator[TextIO]:
+    """A file written beside *path* and moved over it once complete (no half-written report)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".agenteval-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write the output: {exc.strerror or exc}") from None
+    try:
+        with open(fd, "w", encoding="utf-8", newline="\n") as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _progress(total: int, err: TextIO, quiet: bool) -> Any:
+    """A tqdm bar on *err* when it is a terminal (tqdm imported only then), else ``None``."""
+    if quiet or total < 2 or not _isatty(err):
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the [progress] extra is not installed: no bar
+        return None
+    return tqdm(total=total, file=err, unit="input", leave=False, dynamic_ncols=True)
+
+
+def _dask_executor(address: str) -> tuple[Any, Any]:
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError(
+            "--dask-scheduler needs Dask: pip install 'agenteval-assert[dask]'"
+        ) from None
+    client_class: Any = distributed.Client  # untyped library
+    try:
+        client = client_class(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise UsageError(f"cannot connect to the Dask scheduler at {address}: {exc}") from None
+    return client, client.get_executor()
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if not args.paths:
+        err.write("error: check needs at least one PATH\n")
+        return ExitCode.USAGE
+    checks = Checks(
+        files=tuple(os.path.abspath(f) for f in args.checks or ()),
+        health=True if args.health else None,
+        eval=args.eval,
+    )
+    checks.validate()  # a bad checks file or suite name: exit 2 before any work
+    inputs = list(expand(args.paths, sandboxes=args.eval is not None))
+    fmt = args.output_format
+    if args.eval is not None and len(inputs) == 1 and fmt == "text" and not args.output and not args.dask_scheduler:
+        return _cmd_check_eval(args, [inputs[0].path], out, err)  # one sandbox: the eval's own report
+    if not inputs:
+        what = "sandbox" if args.eval is not None else "file"
+        err.write(f"error: no {what} found in {' '.join(args.paths)}\n")
+        return ExitCode.INPUT
+    with contextlib.ExitStack() as stack:
+        machine: TextIO | None = None
+        text: TextIO | None = None
+        if fmt in ("text", "github"):
+            text = stack.enter_context(_atomic(args.output)) if args.output else out
+        else:
+            machine = stack.enter_context(_atomic(args.output)) if args.output else out
+            text = out if args.output else None
+        writer = _writer(fmt, machine, args) if machine is not None else None
+        executor = None
+        if args.dask_scheduler:
+            client, executor = _dask_executor(args.dask_scheduler)
+            stack.callback(client.close)
+        jobs = args.jobs or (default_jobs() if len(inputs) > 1 else 1)
+        bar = _progress(len(inputs), err, args.quiet)
+        if bar is not None:
+            stack.callback(bar.close)
+        code = _report(inputs, checks, args, executor, jobs, writer, text, err, bar)
+    return code
+
+
+def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, executor: Any, jobs: int,
+            writer: _Writer | None, text: TextIO | None, err: TextIO, bar: Any) -> int:
+    totals = RunTotals()
+    worst = ExitCode.OK
+    skipped: list[TranscriptResult] = []
+    github = args.output_format == "github"
+    if github:
+        from .reporting._github import workflow_commands
+    clear_bar = bar is not None and text is not None and _isatty(text)
+    last_path = None
+    results = check_many(inputs, checks, executor=executor, jobs=jobs, format=args.format, ordered=True)
+    for r in results:
+        current_input.set(r.path)
+        if bar is not None and r.path != last_path:
+            bar.update(1)
+        last_path = r.path
+        totals.add(r)
+        worst = _worse(worst, _CODE[r.status])
+        if r.problem == "unreadable":
+            err.write(f"error: {r.error}\n")
+        elif r.problem == "crashed":
+            err.write(
+                f"internal error while reading {r.path}: {r.error}\n"
+                "this is a bug in agenteval-assert, not a verdict on the agent: please report it with the "
+                "command line and, if you can share it, the input (exit 70)\n"
+            )
+        elif r.problem == "skipped" and (args.verbose or len(skipped) < _SKIPPED_SHOWN):
+            skipped.append(r)
+        if text is not None:
+            block = result_text(r, verbose=args.verbose)
+            if github:
+                block += "".join(line + "\n" for line in workflow_commands(r))
+            if block:
+                if clear_bar:
+                    bar.clear()
+                text.write(block)
+                if clear_bar:
+                    text.flush()
+                    bar.refresh()
+        if writer is not None:
+            writer.add(r)
+    if writer is not None:
+        writer.close()
+    if text is not None:
+        text.write(closing_block(totals, skipped, skipped_count=totals.skipped_files, verbose=args.verbose))
+    if not totals.transcripts:
+        what = "sandbox" if args.eval is not None else "transcript"
+        err.write(f"error: no {what} found in {' '.join(args.paths)} "
+                  f"({totals.skipped_files} file(s) skipped: no format reads them)\n")
+        return _worse(worst, ExitCode.INPUT)
+    if args.fail_under is not None and worst in (ExitCode.OK, ExitCode.FAILED, ExitCode.INCONCLUSIVE):
+        worst = ExitCode.FAILED if totals.below(args.fail_under) else ExitCode.OK
+    return worst

@@ -1,0 +1,490 @@
+"""Check many transcripts: find them (files, directories, globs, sandboxes) and check them in
+parallel, locally or on a cluster.
+
+``check_many(paths, checks)`` yields one ``TranscriptResult`` per transcript. It accepts any
+``concurrent.futures.Executor``: a local process pool by default, or
+``dask.distributed.Client(address).get_executor()`` to fan out over a Dask cluster. Only names and
+paths travel to the workers (``Input``, ``Checks``); each worker loads the checks itself (a checks
+file, a suite name) and sends back detached results, and the transcript is dropped as soon as its
+checks have run: memory stays bounded however many paths go in.
+
+``expand(args)`` turns command-line arguments into inputs: a file is an input, a directory is
+walked (every file a format reads; the others come back as skipped results, not errors), a glob
+pattern is expanded, and a Storybook sandbox (a directory holding ``__agent_eval__/``) is one
+input when an eval suite runs (else its ``__agent_eval__/transcript.txt`` is).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import glob
+import importlib
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Literal
+
+import attrs
+
+from ._parsers import load
+from .exceptions import AgentEvalError, UsageError
+from .model import Transcript
+from .reporting import SkippedCheck, TranscriptResult
+from .results import CheckResult, Status
+
+__all__ = ["Checks", "Input", "check_many", "check_one", "expand"]
+
+#: Directory names never walked into.
+SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", ".tox", ".nox", ".mypy_cache",
+     ".pytest_cache", ".ruff_cache"}
+)
+#: The directory that makes a directory a Storybook sandbox.
+SANDBOX_MARKER = "__agent_eval__"
+#: A sandbox's transcript, relative to the sandbox.
+SANDBOX_TRANSCRIPT = os.path.join(SANDBOX_MARKER, "transcript.txt")
+
+_GLOB_CHARS = frozenset("*?[")
+_SNIFF = 8192
+
+
+@attrs.define(frozen=True, slots=True)
+class Input:
+    """One unit of work: a transcript file or a sandbox directory.
+
+    Attributes:
+        path: the file or the sandbox directory.
+        kind: ``file`` or ``sandbox``.
+        discovered: found by walking a directory: when no format reads it, the result is
+            *skipped* (listed, not counted) rather than *unreadable*.
+        problem: known before reading (a glob that matched nothing): the result is unreadable.
+    """
+
+    path: str
+    kind: Literal["file", "sandbox"] = "file"
+    discovered: bool = False
+    problem: str | None = None
+
+
+def _fspaths(paths: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
+    return tuple(os.fspath(p) for p in paths)
+
+
+def _strings(refs: Iterable[str]) -> tuple[str, ...]:
+    return tuple(refs)
+
+
+@attrs.define(frozen=True, slots=True)
+class Checks:
+    """What to run on each transcript, as names and paths only (nothing else needs pickling).
+
+    Attributes:
+        files: checks files (``check_*`` functions), imported once per worker process. On a
+            cluster the path must exist on the workers.
+        functions: importable checks as ``"module:function"`` (each takes a ``Transcript``
+            and returns a ``CheckResult``, a bool or ``None``, or raises, as in a checks file).
+        health: run the built-in health checks too; by default (``None``) they run when no
+            file or function is given.
+        eval: a Storybook eval suite name: the inputs are sandboxes, and the suite's tests run
+            on each.
+    """
+
+    files: tuple[str, ...] = attrs.field(default=(), converter=_fspaths)
+    functions: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    health: bool | None = None
+    eval: str | None = None
+
+    @property
+    def runs_health(self) -> bool:
+        if self.health is not None:
+            return self.health
+        return not self.files and not self.functions
+
+    def validate(self) -> None:
+        """Load everything once here, so that a bad checks file or suite name is a usage error
+        before any work starts (``UsageError`` naming the file and line)."""
+        _loaded(self)
+
+
+# -- finding the inputs ---------------------------------------------------------------------
+
+
+def _is_glob(arg: str) -> bool:
+    return any(ch in _GLOB_CHARS for ch in arg) and not os.path.exists(arg)
+
+
+def _is_sandbox(path: str) -> bool:
+    return os.path.isdir(os.path.join(path, SANDBOX_MARKER))
+
+
+def _walk(root: str, *, sandboxes: bool) -> Iterator[Input]:
+    """Every candidate under *root*, in sorted order (files of a directory before its subdirectories)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        if dirpath != root and _is_sandbox(dirpath):
+            dirnames.clear()
+            yield from _sandbox_input(dirpath, sandboxes=sandboxes)
+            continue
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
+        if sandboxes:
+            continue  # an eval runs on sandboxes only: plain files are not candidates
+        for name in sorted(filenames):
+            yield Input(os.path.join(dirpath, name), discovered=True)
+
+
+def _sandbox_input(path: str, *, sandboxes: bool) -> Iterator[Input]:
+    if sandboxes:
+        yield Input(path, kind="sandbox")
+    else:
+        # Without an eval, a sandbox contributes its transcript (and not its workspace's files).
+        yield Input(os.path.join(path, SANDBOX_TRANSCRIPT))
+
+
+def expand(args: Iterable[str | os.PathLike[str]], *, sandboxes: bool = False) -> Iterator[Input]:
+    """The inputs named by command-line style *args*, in order, each path once.
+
+    * a file is an input (unreadable if no format reads it);
+    * a directory is walked recursively (skipping ``SKIP_DIRS``); each file found is an input
+      that is *skipped* if no format reads it; a sandbox directory found on the way stands for
+      its transcript, or, with *sandboxes* (an eval suite runs), for itself;
+    * a pattern with ``*``, ``?`` or ``[`` (``**`` spans directories) is expanded in sorted
+      order, each match treated as above; a pattern that matches nothing is an unreadable input.
+    """
+    seen: set[str] = set()
+    for arg in args:
+        a = os.fspath(arg)
+        for inp in _expand_one(a, sandboxes=sandboxes):
+            key = os.path.normpath(os.path.abspath(inp.path))
+            if key in seen:
+                continue
+            seen.add(key)
+            yield inp
+
+
+def _expand_one(arg: str, *, sandboxes: bool) -> Iterator[Input]:
+    if _is_glob(arg):
+        matches = sorted(glob.glob(arg, recursive=True))
+        if not matches:
+            yield Input(arg, kind="sandbox" if sandboxes else "file",
+                        problem="no file matches this pattern")
+            return
+        for m in matches:
+            yield from _expand_path(m, sandboxes=sandboxes)
+        return
+    yield from _expand_path(arg, sandboxes=sandboxes)
+
+
+def _expand_path(path: str, *, sandboxes: bool) -> Iterator[Input]:
+    if os.path.isdir(path):
+        if _is_sandbox(path):
+            yield from _sandbox_input(path, sandboxes=sandboxes)
+        else:
+            yield from _walk(path, sandboxes=sandboxes)
+    else:
+        yield Input(path, kind="sandbox" if sandboxes else "file")
+
+
+# -- running checks (in whatever process) ---------------------------------------------------
+
+CheckFn = Callable[[Transcript], Any]
+_LOADED: dict[Checks, list[CheckFn]] = {}
+
+
+def _loaded(checks: Checks) -> list[CheckFn]:
+    """The check functions of *checks*, loaded once per process."""
+    fns = _LOADED.get(checks)
+    if fns is not None:
+        return fns
+    fns = []
+    if checks.eval is not None:
+        from .storybook._suites import suite
+
+        suite(checks.eval)  # raises UsageError for an unknown suite
+    else:
+        if checks.runs_health:
+            from ._health import HEALTH_CHECKS
+
+            fns.extend(HEALTH_CHECKS)
+        if checks.files:
+            from ._checks_file import load_checks
+
+            for f in checks.files:
+                fns.extend(fn for _, fn in load_checks(f))
+        fns.extend(_import_function(ref) for ref in checks.functions)
+    _LOADED[checks] = fns
+    return fns
+
+
+def _import_function(ref: str) -> CheckFn:
+    module, sep, name = ref.partition(":")
+    if not sep or not module or not name:
+        raise UsageError(f"{ref!r}: expected a check as 'module:function'")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in name.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise UsageError(f"{ref}: cannot import the check: {type(exc).__name__}: {exc}") from None
+    if not callable(obj):
+        raise UsageError(f"{ref}: not a function")
+    fn: CheckFn = obj
+    return fn
+
+
+def _run_checks(fns: Sequence[CheckFn], t: Transcript) -> list[CheckResult]:
+    from ._checks_file import run_check
+    from ._health import HEALTH_CHECKS
+
+    # Built-in health checks return their result (named after the check); any other function
+    # runs as a checks-file function does (its exceptions become FAIL or ERROR results).
+    return [fn(t) if fn in HEALTH_CHECKS else run_check(fn, t) for fn in fns]
+
+
+def _sniff(path: str) -> str | None:
+    """Why a file found in a directory is obviously not a transcript, or ``None``."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file"
+        with open(path, "rb") as f:
+            head = f.read(_SNIFF)
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if b"\0" in head:
+        return "binary file"
+    body = head.removeprefix(b"\xef\xbb\xbf")
+    if not body.strip():
+        return "empty file"
+    # The first line that is neither blank nor a ``#`` comment must open a JSON value.
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            return None if stripped[:1] in (b"{", b"[") else "not JSON"
+    return None  # only comments so far: let the reader decide
+
+
+def _short(exc: AgentEvalError) -> str:
+    reason = getattr(exc, "reason", None)
+    text = str(reason if reason is not None else exc)
+    cut = text.find(" (tried ")
+    return text[:cut] if cut > 0 else text
+
+
+def _load_members(inp: Input, format: str | None) -> list[tuple[str, str | None, Transcript]]:
+    """``(name, member, transcript)`` for each run the file holds (one for most files)."""
+    t = load(inp.path, format=format)
+    return [(inp.path, None, t)]
+
+
+def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None, *,
+              format: str | None = None) -> list[TranscriptResult]:
+    """Check one input in this process: one result per transcript it holds (a file that holds
+    several runs gives one per member, named ``path#member``).
+
+    Never raises for a bad input: unreadable, skipped and crashed inputs are results too.
+    """
+    if not isinstance(inp, Input):
+        inp = Input(os.fspath(inp))
+    checks = checks or Checks()
+    if inp.problem is not None:
+        return [TranscriptResult.unreadable(inp.path, f"{inp.path}: {inp.problem}",
+                                            kind="sandbox" if inp.kind == "sandbox" else "transcript")]
+    try:
+        if inp.kind == "sandbox":
+            return [_check_sandbox(inp.path, checks)]
+        if inp.discovered:
+            why = _sniff(inp.path)
+            if why is not None:
+                return [TranscriptResult.skipped(inp.path, why)]
+        fns = _loaded(checks)
+        try:
+            members = _load_members(inp, format)
+        except AgentEvalError as exc:
+            if inp.discovered:
+                return [TranscriptResult.skipped(inp.path, _short(exc))]
+            return [TranscriptResult.unreadable(inp.path, str(exc))]
+        # Results are detached from their transcript: the transcripts go when this returns.
+        return [
+            TranscriptResult.of(t, _run_checks(fns, t), name=name, path=inp.path, member=member)
+            for name, member, t in members
+        ]
+    except UsageError:
+        raise  # a bad checks file or suite name: the whole run is wrong, not this input
+    except Exception as exc:  # noqa: BLE001 - a crash on one input is that input's result
+        what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        return [TranscriptResult.crashed(inp.path, what,
+                                          kind="sandbox" if inp.kind == "sandbox" else "transcript")]
+
+
+def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
+    from .storybook._context import EvalContext
+    from .storybook._suites import suite
+
+    if checks.eval is None:
+        raise UsageError(f"{path}: a sandbox is checked by an eval suite (Checks(eval=...))")
+    s = suite(checks.eval)
+    try:
+        ctx = EvalContext.from_sandbox(path)
+    except (AgentEvalError, OSError) as exc:
+        msg = str(exc) if isinstance(exc, AgentEvalError) else f"{path}: {exc}"
+        return TranscriptResult.unreadable(path, msg, kind="sandbox")
+    run = s.run(ctx)
+    entries: list[CheckResult | SkippedCheck] = []
+    for o in run.outcomes:
+        if o.outcome == "skipped":
+            entries.append(SkippedCheck(o.name, o.message))
+            continue
+        # The suite's own verdict decides the status (a test whose check raised has failed,
+        # as ``check --eval`` on one sandbox reports it).
+        status = {"passed": Status.PASS, "failed": Status.FAIL, "inconclusive": Status.INCONCLUSIVE}[o.outcome]
+        if o.result is not None:
+            entries.append(attrs.evolve(o.result, name=o.name, status=status))
+        else:
+            entries.append(CheckResult(name=o.name, status=status, summary=o.message or o.outcome))
+    return TranscriptResult.of(
+        ctx.transcript, entries, name=path, path=path, kind="sandbox", eval=f"storybook/{s.name}",
+        context=run.context, notes=ctx.notes,
+    )
+
+
+def _check_chunk(chunk: Sequence[Input], checks: Checks, format: str | None) -> list[list[TranscriptResult]]:
+    """The worker's task: check each input of *chunk* (module-level, so it pickles by name)."""
+    return [check_one(inp, checks, format=format) for inp in chunk]
+
+
+# -- check_many ------------------------------------------------------------------------------
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _as_checks(checks: Checks | Iterable[str | os.PathLike[str]] | None) -> Checks:
+    if checks is None:
+        return Checks()
+    if isinstance(checks, Checks):
+        return checks
+    if isinstance(checks, (str, os.PathLike)):
+        return Checks(files=(os.fspath(checks),))
+    return Checks(files=tuple(os.fspath(c) for c in checks))
+
+
+def check_many(
+    paths: Iterable[str | os.PathLike[str] | Input],
+    checks: Checks | Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    executor: cf.Executor | None = None,
+    jobs: int | None = None,
+    format: str | None = None,
+    ordered: bool = False,
+    chunksize: int = 1,
+    window: int | None = None,
+) -> Iterator[TranscriptResult]:
+    """Check every input of *paths* and yield one ``TranscriptResult`` per transcript.
+
+    Args:
+        paths: files, or ``Input`` objects (``expand`` makes them from directories and globs).
+            Consumed lazily: a generator over a million paths is fine.
+        checks: a ``Checks``, checks-file paths, or ``None`` for the health checks.
+        executor: any ``concurrent.futures.Executor`` (a ``ProcessPoolExecutor``, a
+            ``dask.distributed.Client(...).get_executor()``...). Left open: the caller owns it.
+            Without one, a local process pool of *jobs* workers is made and shut down, or, with
+            ``jobs=1``, everything runs in this process.
+        jobs: workers of the local pool (default: the cores this process may use).
+        format: skip auto-detection.
+        ordered: yield in input order (else as results complete).
+        chunksize: inputs per task (raise it for many small files on a cluster).
+        window: tasks in flight at once (default: four per worker); bounds the memory held
+            by results waiting to be yielded.
+
+    Yields results as they complete (or in order); unreadable and crashed inputs and skipped
+    files are results too, so that nothing is silently dropped.
+
+    Raises:
+        UsageError: a checks file does not import, or the suite is unknown (before any work).
+    """
+    spec = _as_checks(checks)
+    spec.validate()
+    inputs = (p if isinstance(p, Input) else Input(os.fspath(p)) for p in paths)
+    if executor is None:
+        n = jobs or default_jobs()
+        if n <= 1:
+            for inp in inputs:
+                yield from check_one(inp, spec, format=format)
+            return
+        with cf.ProcessPoolExecutor(max_workers=n) as pool:
+            yield from _fan_out(pool, inputs, spec, format, ordered, chunksize, window or 4 * n)
+        return
+    workers = jobs or _executor_workers(executor)
+    yield from _fan_out(executor, inputs, spec, format, ordered, chunksize, window or 4 * workers)
+
+
+def _executor_workers(executor: cf.Executor) -> int:
+    n = getattr(executor, "_max_workers", None)
+    if isinstance(n, int) and n > 0:
+        return n
+    client = getattr(executor, "_client", None)  # dask.distributed's ClientExecutor
+    if client is not None:
+        try:
+            return max(1, int(sum(client.nthreads().values())))
+        except Exception:  # noqa: BLE001 - only a sizing hint
+            return 8
+    return 8
+
+
+def _chunks(inputs: Iterator[Input], size: int) -> Iterator[list[Input]]:
+    chunk: list[Input] = []
+    for inp in inputs:
+        chunk.append(inp)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _fan_out(
+    executor: cf.Executor,
+    inputs: Iterator[Input],
+    checks: Checks,
+    format: str | None,
+    ordered: bool,
+    chunksize: int,
+    window: int,
+) -> Iterator[TranscriptResult]:
+    """Keep at most *window* tasks in flight (or waiting to be yielded in order)."""
+    chunks = enumerate(_chunks(inputs, max(1, chunksize)))
+    pending: dict[cf.Future[list[list[TranscriptResult]]], int] = {}
+    done_early: dict[int, list[list[TranscriptResult]]] = {}
+    next_out = 0
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) + len(done_early) < window:
+                item = next(chunks, None)
+                if item is None:
+                    exhausted = True
+                    break
+                seq, chunk = item
+                pending[executor.submit(_check_chunk, chunk, checks, format)] = seq
+            if not pending:
+                break
+            done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                seq = pending.pop(fut)
+                if ordered:
+                    done_early[seq] = fut.result()
+                else:
+                    for results in fut.result():
+                        yield from results
+            while ordered and next_out in done_early:
+                for results in done_early.pop(next_out):
+                    yield from results
+                next_out += 1
+    finally:
+        for fut in pending:
+            fut.cancel()
