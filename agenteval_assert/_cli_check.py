@@ -35,6 +35,8 @@ _CODE = {
     TranscriptStatus.CRASHED: ExitCode.INTERNAL,
     TranscriptStatus.SKIPPED: ExitCode.OK,
 }
+#: How long ``--dask-scheduler`` waits for the scheduler to answer.
+DASK_CONNECT_TIMEOUT = "10s"
 #: Skipped files listed in the closing block without -v.
 _SKIPPED_SHOWN = 10
 
@@ -156,7 +158,7 @@ def _dask_executor(address: str) -> tuple[Any, Any]:
         ) from None
     client_class: Any = distributed.Client  # untyped library
     try:
-        client = client_class(address, timeout="10s")
+        client = client_class(address, timeout=DASK_CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UsageError(f"cannot connect to the Dask scheduler at {address}: {exc}") from None
     return client, client.get_executor()

@@ -147,8 +147,9 @@ def expand(args: Iterable[str | os.PathLike[str]], *, sandboxes: bool = False) -
     * a directory is walked recursively (skipping ``SKIP_DIRS``); each file found is an input
       that is *skipped* if no format reads it; a sandbox directory found on the way stands for
       its transcript, or, with *sandboxes* (an eval suite runs), for itself;
-    * a pattern with ``*``, ``?`` or ``[`` (``**`` spans directories) is expanded in sorted
-      order, each match treated as above; a pattern that matches nothing is an unreadable input.
+    * a pattern with ``*``, ``?`` or ``[`` (``**`` spans directories, but not ``SKIP_DIRS``) is
+      expanded in sorted order, each match treated as above; a pattern that matches nothing is
+      an unreadable input.
     """
     seen: set[str] = set()
     for arg in args:
@@ -163,7 +164,9 @@ def expand(args: Iterable[str | os.PathLike[str]], *, sandboxes: bool = False) -
 
 def _expand_one(arg: str, *, sandboxes: bool) -> Iterator[Input]:
     if _is_glob(arg):
-        matches = sorted(glob.glob(arg, recursive=True))
+        named = set(_parts(arg))
+        # ``**`` does not reach into the directories a walk skips, unless the pattern names them.
+        matches = sorted(m for m in glob.glob(arg, recursive=True) if not (set(_parts(m)) - named) & SKIP_DIRS)
         if not matches:
             yield Input(arg, kind="sandbox" if sandboxes else "file",
                         problem="no file matches this pattern")
@@ -172,6 +175,10 @@ def _expand_one(arg: str, *, sandboxes: bool) -> Iterator[Input]:
             yield from _expand_path(m, sandboxes=sandboxes)
         return
     yield from _expand_path(arg, sandboxes=sandboxes)
+
+
+def _parts(path: str) -> list[str]:
+    return os.path.normpath(path).split(os.sep)
 
 
 def _expand_path(path: str, *, sandboxes: bool) -> Iterator[Input]:

@@ -39,11 +39,14 @@ def check_lines(entries: Iterable[CheckEntry], *, verbose: bool = False) -> list
 
 
 def header_line(r: TranscriptResult) -> str:
-    """``path  format  N tool calls  N steps`` (a sandbox also names its eval)."""
+    """``path  format  N tool calls  N steps`` (a sandbox also names its eval and how it was read)."""
     head = f"{r.name}  "
     if r.eval:
         head += f"{r.eval}  "
-    return head + f"{r.format}  {r.tool_calls} tool calls  {r.steps} steps"
+    head += f"{r.format}  {r.tool_calls} tool calls  {r.steps} steps"
+    if r.context:
+        head += f"  ({r.context})"
+    return head
 
 
 def result_text(r: TranscriptResult, *, verbose: bool = False) -> str:

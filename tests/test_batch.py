@@ -1,0 +1,254 @@
+"""agenteval_assert.batch: finding inputs (files, directories, globs, sandboxes) and check_many
+over a local pool, in-process, any Executor, and a real Dask LocalCluster."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib.util
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agenteval_assert import batch
+from agenteval_assert.batch import Checks, Input, check_many, check_one, expand
+from agenteval_assert.exceptions import UsageError
+from agenteval_assert.reporting import TranscriptStatus
+from agenteval_assert.results import CheckResult, Status
+
+from .conftest import ROOT, SAMPLES
+
+HEALTHY = SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl"
+UNANSWERED = SAMPLES / "codex-rollout" / "localpush-0.104-desktop-unanswered-call-sanitized.jsonl"
+SANDBOX = SAMPLES / "storybook" / "801-claude-mcp-pass"
+SUITE = "storybook/801-create-component-no-launch-config"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A folder of runs as a team keeps them: transcripts, notes, a binary, a sandbox, a .git."""
+    shutil.copy(HEALTHY, tmp_path / "a.jsonl")
+    (tmp_path / "nested" / "deeper").mkdir(parents=True)
+    shutil.copy(UNANSWERED, tmp_path / "nested" / "deeper" / "b.jsonl")
+    (tmp_path / "README.md").write_text("# runs\n")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    (tmp_path / "nested" / "config.json").write_text('{"retries": 3}\n')
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / ".git").mkdir()
+    shutil.copy(HEALTHY, tmp_path / ".git" / "not-walked.jsonl")
+    (tmp_path / "node_modules" / "pkg").mkdir(parents=True)
+    shutil.copy(HEALTHY, tmp_path / "node_modules" / "pkg" / "not-walked.jsonl")
+    shutil.copytree(SANDBOX, tmp_path / "sandbox")
+    return tmp_path
+
+
+def rel(inputs: Iterator[Input] | list[Input], root: Path) -> list[tuple[str, str, bool]]:
+    return [(os.path.relpath(i.path, root), i.kind, i.discovered) for i in inputs]
+
+
+def test_a_directory_is_walked_in_sorted_order_skipping_vcs_dependencies_and_sandbox_workspaces(tree: Path) -> None:
+    assert rel(expand([tree]), tree) == [
+        ("README.md", "file", True),
+        ("a.jsonl", "file", True),
+        ("empty.jsonl", "file", True),
+        ("image.png", "file", True),
+        ("nested/config.json", "file", True),
+        ("nested/deeper/b.jsonl", "file", True),
+        # a sandbox stands for its transcript, which must be readable (not "discovered")
+        ("sandbox/__agent_eval__/transcript.txt", "file", False),
+    ]
+
+
+def test_with_an_eval_the_sandboxes_are_the_inputs(tree: Path) -> None:
+    assert rel(expand([tree], sandboxes=True), tree) == [("sandbox", "sandbox", False)]
+    assert rel(expand([tree / "sandbox"], sandboxes=True), tree) == [("sandbox", "sandbox", False)]
+
+
+def test_globs_expand_in_order_each_path_once_and_a_pattern_that_matches_nothing_is_an_input_problem(
+    tree: Path,
+) -> None:
+    got = list(expand([str(tree / "**" / "*.jsonl"), str(tree / "a.jsonl"), str(tree / "nothing-*.jsonl")]))
+    assert rel(got, tree) == [
+        ("a.jsonl", "file", False),
+        ("empty.jsonl", "file", False),
+        ("nested/deeper/b.jsonl", "file", False),
+        ("nothing-*.jsonl", "file", False),
+    ]
+    assert got[-1].problem == "no file matches this pattern"
+
+
+def test_files_found_in_a_directory_that_no_format_reads_are_skipped_with_the_reason(tree: Path) -> None:
+    results = list(check_many(expand([tree]), None, jobs=1))
+    by_name = {os.path.relpath(r.path, tree): r for r in results}
+    skipped = {k: r.error for k, r in by_name.items() if r.status is TranscriptStatus.SKIPPED}
+    assert skipped == {
+        "README.md": "no JSON records (only blank or # comment lines)",
+        "empty.jsonl": "empty file",
+        "image.png": "binary file",
+        "nested/config.json": "not a transcript in any supported format",
+    }
+    assert by_name["a.jsonl"].status is TranscriptStatus.PASSED
+    assert by_name["nested/deeper/b.jsonl"].status is TranscriptStatus.FAILED
+    assert by_name["sandbox/__agent_eval__/transcript.txt"].format == "claude-session"
+
+
+def test_a_file_named_explicitly_that_is_not_a_transcript_is_unreadable_not_skipped(tree: Path) -> None:
+    [r] = check_one(tree / "README.md")
+    assert r.status is TranscriptStatus.UNREADABLE
+    assert r.error is not None and r.error.startswith(str(tree / "README.md"))
+    [r] = check_one(Input(str(tree / "x-*.jsonl"), problem="no file matches this pattern"))
+    assert r.status is TranscriptStatus.UNREADABLE and r.error == f"{tree / 'x-*.jsonl'}: no file matches this pattern"
+
+
+def test_a_crash_of_the_library_on_one_input_is_that_inputs_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("simulated bug")
+
+    monkeypatch.setattr(batch, "load", boom)
+    [r] = check_one(HEALTHY)
+    assert r.status is TranscriptStatus.CRASHED and r.error == "ZeroDivisionError: simulated bug"
+
+
+def test_checks_files_functions_and_health(tmp_path: Path) -> None:
+    f = tmp_path / "my_checks.py"
+    f.write_text("def check_has_calls(t):\n    assert t.tool_calls, 'no tool calls'\n")
+    [r] = check_one(HEALTHY, Checks(files=[f]))
+    assert [c.name for c in r.checks] == ["check_has_calls"]
+    [r] = check_one(HEALTHY, Checks(files=[f], health=True))
+    assert [c.name for c in r.checks][-1] == "check_has_calls" and len(r.checks) == 6
+    [r] = check_one(HEALTHY, Checks(functions=["agenteval_assert._health:check_no_run_errors"]))
+    [c] = r.checks
+    assert isinstance(c, CheckResult) and (c.name, c.status) == ("no_run_errors", Status.PASS)
+    (tmp_path / "empty.py").write_text("")
+    with pytest.raises(UsageError, match="no checks found"):
+        Checks(files=[tmp_path / "empty.py"]).validate()
+    with pytest.raises(UsageError, match="module:function"):
+        Checks(functions=["nope"]).validate()
+    with pytest.raises(UsageError, match=r"no-such-eval"):
+        Checks(eval="storybook/no-such-eval").validate()
+
+
+def test_a_sandbox_runs_through_its_eval_and_skipped_tests_are_skips() -> None:
+    [r] = check_one(Input(str(SANDBOX), kind="sandbox"), Checks(eval=SUITE))
+    assert (r.kind, r.name, r.eval, r.format) == ("sandbox", str(SANDBOX), SUITE, "claude-session")
+    assert r.status is TranscriptStatus.PASSED
+    assert r.counts()["skip"] > 0 and r.counts()["fail"] == 0
+    [bad] = check_one(Input(str(HEALTHY), kind="sandbox"), Checks(eval=SUITE))
+    assert bad.status is TranscriptStatus.UNREADABLE and bad.kind == "sandbox"
+
+
+def _sample_inputs() -> list[Input]:
+    return list(expand([SAMPLES]))
+
+
+def test_the_pool_gives_the_in_process_results_in_input_order_when_ordered() -> None:
+    inputs = _sample_inputs()
+    local = list(check_many(inputs, None, jobs=1))
+    pooled = list(check_many(inputs, None, jobs=2, ordered=True, chunksize=3))
+    assert pooled == local
+    assert len(local) == len(inputs)
+    # unordered: the same results, possibly in another order
+    assert sorted(check_many(inputs, None, jobs=2), key=lambda r: r.name) == sorted(local, key=lambda r: r.name)
+
+
+class CountingExecutor(cf.ThreadPoolExecutor):
+    """Any Executor will do; this one records how many tasks were in flight at once."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.in_flight = 0
+        self.most = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+        self.in_flight += 1
+        self.most = max(self.most, self.in_flight)
+        fut = super().submit(fn, *args, **kwargs)
+        fut.add_done_callback(lambda _: setattr(self, "in_flight", self.in_flight - 1))
+        return fut
+
+
+def test_any_executor_is_accepted_left_open_and_the_work_in_flight_is_bounded() -> None:
+    paths = (str(HEALTHY) for _ in range(1))  # a generator is consumed lazily
+    many = [Input(str(p)) for p in sorted(SAMPLES.rglob("*.jsonl"))]
+    with CountingExecutor() as ex:
+        got = list(check_many(many, None, executor=ex, ordered=True, window=3))
+        assert ex.most <= 3
+        assert [r.path for r in got] == [i.path for i in many]
+        assert len(list(check_many(paths, None, executor=ex))) == 1  # still usable: not shut down
+
+
+def test_a_usage_error_stops_before_any_work(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def check_x(t):\n    return (\n")
+    with pytest.raises(UsageError, match="syntax error"):
+        next(check_many([HEALTHY], [bad], jobs=1))
+
+
+requires_dask = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None,
+    reason="dask.distributed is not installed (pip install 'agenteval-assert[dask]'; the dev extra has it)",
+)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster() -> Iterator[object]:
+    """A real local Dask cluster: two worker processes, no dashboard (started once: seconds)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        yield cluster
+
+
+@requires_dask
+def test_check_many_on_a_real_dask_local_cluster_equals_the_local_run(dask_cluster: object) -> None:
+    from distributed import Client
+
+    inputs = _sample_inputs()
+    local = list(check_many(inputs, None, jobs=1))
+    checks_file = str(SAMPLES / "replay" / "saving-twice" / "checks.py")
+    replay = [Input(str(SAMPLES / "replay" / "saving-twice" / n)) for n in ("baseline.jsonl", "faulty.jsonl")]
+    with Client(dask_cluster) as client:
+        on_cluster = list(check_many(inputs, None, executor=client.get_executor(), ordered=True, chunksize=4))
+        # the workers import the checks file themselves: only its path travels
+        on_cluster_checks = list(check_many(replay, [checks_file], executor=client.get_executor(), ordered=True))
+    assert on_cluster == local
+    assert on_cluster_checks == list(check_many(replay, [checks_file], jobs=1))
+    assert [r.status for r in on_cluster_checks] == [TranscriptStatus.PASSED, TranscriptStatus.FAILED]
+
+
+@requires_dask
+def test_the_cli_on_a_dask_scheduler_prints_what_the_local_run_prints(
+    dask_cluster: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from agenteval_assert._cli import main
+
+    monkeypatch.chdir(ROOT)
+
+    def run(*argv: str) -> tuple[int, str]:
+        out = io.StringIO()
+        return main(list(argv), stdout=out, stderr=io.StringIO()), out.getvalue()
+
+    address = dask_cluster.scheduler_address  # type: ignore[attr-defined]
+    assert run("check", "samples/", "--dask-scheduler", address, "--output-format", "json") == run(
+        "check", "samples/", "-j", "1", "--output-format", "json"
+    )
+
+
+def test_the_cli_says_when_the_dask_scheduler_cannot_be_reached(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from agenteval_assert import _cli_check
+    from agenteval_assert._cli import main
+
+    monkeypatch.setattr(_cli_check, "DASK_CONNECT_TIMEOUT", "1s")
+    if importlib.util.find_spec("distributed") is None:
+        pytest.skip("dask.distributed is not installed")
+    err = io.StringIO()
+    code = main(["check", str(HEALTHY), "--dask-scheduler", "tcp://127.0.0.1:9"],
+                stdout=io.StringIO(), stderr=err)
+    assert code == 2
+    assert err.getvalue().startswith("error: cannot connect to the Dask scheduler at tcp://127.0.0.1:9")
