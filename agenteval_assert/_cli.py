@@ -373,7 +373,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return ExitCode.USAGE
     args.argv = list(sys.argv[1:] if argv is None else argv)  # the judge names the command that records
     if args.command == "check" and not args.paths and args.eval != "list":
-        err.write("error: check needs at least one TRANSCRIPT\n")
+        err.write("error: check needs at least one PATH (a transcript, a directory or a glob pattern)\n")
         return ExitCode.USAGE
     try:
         code: int = args.func(args, out, err)

@@ -165,9 +165,6 @@ def _dask_executor(address: str) -> tuple[Any, Any]:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if not args.paths:
-        err.write("error: check needs at least one PATH\n")
-        return ExitCode.USAGE
     checks = Checks(
         files=tuple(os.path.abspath(f) for f in args.checks or ()),
         health=True if args.health else None,
@@ -196,28 +193,56 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             client, executor = _dask_executor(args.dask_scheduler)
             stack.callback(client.close)
         jobs = args.jobs or (default_jobs() if len(inputs) > 1 else 1)
-        bar = _progress(len(inputs), err, args.quiet)
-        if bar is not None:
-            stack.callback(bar.close)
+        bar = _Bar(len(inputs), err, args.quiet)
+        stack.callback(bar.close)
         code = _report(inputs, checks, args, executor, jobs, writer, text, err, bar)
     return code
 
 
+class _Bar:
+    """The progress bar, drawn from the first result on: the worker processes start first, while
+    this process runs no other thread (tqdm's monitor is one)."""
+
+    def __init__(self, total: int, err: TextIO, quiet: bool) -> None:
+        self._args = (total, err, quiet)
+        self._bar: Any = None
+        self._started = False
+
+    def update(self) -> None:
+        if not self._started:
+            self._started = True
+            self._bar = _progress(*self._args)
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def clear(self) -> None:
+        if self._bar is not None:
+            self._bar.clear()
+
+    def refresh(self) -> None:
+        if self._bar is not None:
+            self._bar.refresh()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
 def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, executor: Any, jobs: int,
-            writer: _Writer | None, text: TextIO | None, err: TextIO, bar: Any) -> int:
+            writer: _Writer | None, text: TextIO | None, err: TextIO, bar: _Bar) -> int:
     totals = RunTotals()
     worst = ExitCode.OK
     skipped: list[TranscriptResult] = []
     github = args.output_format == "github"
     if github:
         from .reporting._github import workflow_commands
-    clear_bar = bar is not None and text is not None and _isatty(text)
+    clear_bar = text is not None and _isatty(text)
     last_path = None
     results = check_many(inputs, checks, executor=executor, jobs=jobs, format=args.format, ordered=True)
     for r in results:
         current_input.set(r.path)
-        if bar is not None and r.path != last_path:
-            bar.update(1)
+        if r.path != last_path:
+            bar.update()
         last_path = r.path
         totals.add(r)
         worst = _worse(worst, _CODE[r.status])

@@ -19,8 +19,11 @@ from __future__ import annotations
 import concurrent.futures as cf
 import glob
 import importlib
+import multiprocessing
+import multiprocessing.context
 import os
 import stat
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal
 
@@ -423,11 +426,22 @@ def check_many(
             for inp in inputs:
                 yield from check_one(inp, spec, format=format)
             return
-        with cf.ProcessPoolExecutor(max_workers=n) as pool:
+        with cf.ProcessPoolExecutor(max_workers=n, mp_context=_mp_context()) as pool:
             yield from _fan_out(pool, inputs, spec, format, ordered, chunksize, window or 4 * n)
         return
     workers = jobs or _executor_workers(executor)
     yield from _fan_out(executor, inputs, spec, format, ordered, chunksize, window or 4 * workers)
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    """How the local pool starts its workers: by forking this process while it runs no other
+    thread (fast: nothing to import again), else from a clean server process (``forkserver``,
+    or ``spawn`` where there is none), since forking a process that runs threads (a Dask client,
+    the caller's own) can deadlock, and Python 3.12+ warns about it."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 def _executor_workers(executor: cf.Executor) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -52,6 +53,26 @@ def test_readme_shell_commands_run(command: str) -> None:
     # check exits 1 when a check fails (the unanswered-call example is there to show one)
     expected = 1 if "unanswered" in command else 0
     assert proc.returncode == expected, proc.stdout + proc.stderr
+
+
+def _shown_outputs() -> list[tuple[str, str]]:
+    """``(command, shown)``: each ``text`` block that follows a ``sh`` block shows the last line
+    that the sh block's last command prints."""
+    pairs = []
+    for (lang, body), (next_lang, shown) in itertools.pairwise(BLOCKS):
+        if lang == "sh" and next_lang == "text":
+            pairs.append((body.strip().splitlines()[-1], shown.strip()))
+    return pairs
+
+
+@pytest.mark.parametrize(("command", "shown"), _shown_outputs())
+def test_readme_shown_output_is_what_the_command_prints(command: str, shown: str) -> None:
+    argv = shlex.split(command)
+    proc = subprocess.run(
+        [sys.executable, *argv[1:]], cwd=ROOT, capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout.strip().splitlines()[-1] == shown.splitlines()[-1]
 
 
 @pytest.mark.parametrize("code", [body for lang, body in BLOCKS if lang == "python"])
