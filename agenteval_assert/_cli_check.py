@@ -88,9 +88,7 @@ class _JsonLines:
         self._out = out
 
     def add(self, r: TranscriptResult) -> None:
-        from .reporting._json import result_to_dict
-
-        self._out.write(json.dumps(result_to_dict(r), ensure_ascii=False) + "\n")
+        self._out.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
 
     def close(self) -> None:
         pass

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 import attrs
 
-from ._parsers import load
+from ._parsers import detect_format, load
 from .exceptions import AgentEvalError, UsageError
 from .model import Transcript
 from .reporting import SkippedCheck, TranscriptResult
@@ -48,6 +48,7 @@ SANDBOX_MARKER = "__agent_eval__"
 SANDBOX_TRANSCRIPT = os.path.join(SANDBOX_MARKER, "transcript.txt")
 
 _GLOB_CHARS = frozenset("*?[")
+_ARCHIVE = b"PK\x03\x04"
 _SNIFF = 8192
 
 
@@ -251,7 +252,8 @@ def _run_checks(fns: Sequence[CheckFn], t: Transcript) -> list[CheckResult]:
 
 
 def _sniff(path: str) -> str | None:
-    """Why a file found in a directory is obviously not a transcript, or ``None``."""
+    """Why a file found in a directory is obviously not a transcript, or ``None`` (the formats'
+    detection decides the rest). Cheap: one stat and the first bytes."""
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
@@ -260,17 +262,11 @@ def _sniff(path: str) -> str | None:
             head = f.read(_SNIFF)
     except OSError as exc:
         return f"cannot be read: {exc.strerror or exc}"
-    if b"\0" in head:
-        return "binary file"
-    body = head.removeprefix(b"\xef\xbb\xbf")
-    if not body.strip():
+    if not head.removeprefix(b"\xef\xbb\xbf").strip():
         return "empty file"
-    # The first line that is neither blank nor a ``#`` comment must open a JSON value.
-    for line in body.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith(b"#"):
-            return None if stripped[:1] in (b"{", b"[") else "not JSON"
-    return None  # only comments so far: let the reader decide
+    if b"\0" in head and not head.startswith(_ARCHIVE):
+        return "binary file"  # a zip archive may be a log (inspect_ai's .eval): detection decides
+    return None
 
 
 def _short(exc: AgentEvalError) -> str:
@@ -281,9 +277,24 @@ def _short(exc: AgentEvalError) -> str:
 
 
 def _load_members(inp: Input, format: str | None) -> list[tuple[str, str | None, Transcript]]:
-    """``(name, member, transcript)`` for each run the file holds (one for most files)."""
-    t = load(inp.path, format=format)
-    return [(inp.path, None, t)]
+    """``(name, member, transcript)`` for each run the file holds: one for most files; one per
+    member, named ``path#member``, for a file that holds several runs (``load_all``, where the
+    parsers have it)."""
+    from . import _parsers
+
+    load_all = getattr(_parsers, "load_all", None)
+    if load_all is None:
+        return [(inp.path, None, load(inp.path, format=format))]
+    out: list[tuple[str, str | None, Transcript]] = []
+    for t in load_all(inp.path, format=format):
+        name: str = t.path
+        member = name[len(inp.path) + 1 :] if name.startswith(inp.path + "#") else None
+        out.append((name, member, t))
+    return out
+
+
+def _kind(inp: Input) -> Literal["transcript", "sandbox"]:
+    return "sandbox" if inp.kind == "sandbox" else "transcript"
 
 
 def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None, *,
@@ -298,7 +309,7 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
     checks = checks or Checks()
     if inp.problem is not None:
         return [TranscriptResult.unreadable(inp.path, f"{inp.path}: {inp.problem}",
-                                            kind="sandbox" if inp.kind == "sandbox" else "transcript")]
+                                            kind=_kind(inp))]
     try:
         if inp.kind == "sandbox":
             return [_check_sandbox(inp.path, checks)]
@@ -308,6 +319,8 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
                 return [TranscriptResult.skipped(inp.path, why)]
         fns = _loaded(checks)
         try:
+            if inp.discovered and format is not None:
+                detect_format(inp.path)  # a forced format does not make every file a transcript
             members = _load_members(inp, format)
         except AgentEvalError as exc:
             if inp.discovered:
@@ -323,7 +336,7 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
     except Exception as exc:  # noqa: BLE001 - a crash on one input is that input's result
         what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
         return [TranscriptResult.crashed(inp.path, what,
-                                          kind="sandbox" if inp.kind == "sandbox" else "transcript")]
+                                          kind=_kind(inp))]
 
 
 def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
@@ -479,7 +492,7 @@ def _fan_out(
 ) -> Iterator[TranscriptResult]:
     """Keep at most *window* tasks in flight (or waiting to be yielded in order)."""
     chunks = enumerate(_chunks(inputs, max(1, chunksize)))
-    pending: dict[cf.Future[list[list[TranscriptResult]]], int] = {}
+    pending: dict[cf.Future[list[list[TranscriptResult]]], tuple[int, list[Input]]] = {}
     done_early: dict[int, list[list[TranscriptResult]]] = {}
     next_out = 0
     exhausted = False
@@ -491,21 +504,35 @@ def _fan_out(
                     exhausted = True
                     break
                 seq, chunk = item
-                pending[executor.submit(_check_chunk, chunk, checks, format)] = seq
+                pending[executor.submit(_check_chunk, chunk, checks, format)] = (seq, chunk)
             if not pending:
                 break
             done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for fut in done:
-                seq = pending.pop(fut)
+                seq, chunk = pending.pop(fut)
+                results = _outcome(fut, chunk)
                 if ordered:
-                    done_early[seq] = fut.result()
+                    done_early[seq] = results
                 else:
-                    for results in fut.result():
-                        yield from results
+                    for rs in results:
+                        yield from rs
             while ordered and next_out in done_early:
-                for results in done_early.pop(next_out):
-                    yield from results
+                for rs in done_early.pop(next_out):
+                    yield from rs
                 next_out += 1
     finally:
         for fut in pending:
             fut.cancel()
+
+
+def _outcome(fut: cf.Future[list[list[TranscriptResult]]], chunk: list[Input]) -> list[list[TranscriptResult]]:
+    """The task's results; if the task itself failed (a worker died, a result could not travel),
+    each of its inputs is a *crashed* result saying so, and the run goes on."""
+    try:
+        return fut.result()
+    except UsageError:
+        raise  # a checks file or suite that a worker cannot load: the whole run is wrong
+    except Exception as exc:  # noqa: BLE001 - reported per input, never lost
+        what = f"the worker failed: {type(exc).__name__}: {exc}".splitlines()[0][:300]
+        return [[TranscriptResult.crashed(inp.path, what, kind=_kind(inp))]
+                for inp in chunk]

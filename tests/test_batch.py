@@ -7,6 +7,7 @@ import concurrent.futures as cf
 import importlib.util
 import os
 import shutil
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,7 +198,13 @@ def dask_cluster() -> Iterator[object]:
     """A real local Dask cluster: two worker processes, no dashboard (started once: seconds)."""
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with warnings.catch_warnings():
+        # Without a dashboard the scheduler still serves its health routes, on port 8787 when it
+        # is free: another cluster on the machine (a parallel test run) makes it warn and take
+        # another port, which is fine here.
+        warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster:
         yield cluster
 
 
@@ -252,3 +259,26 @@ def test_the_cli_says_when_the_dask_scheduler_cannot_be_reached(monkeypatch: pyt
                 stdout=io.StringIO(), stderr=err)
     assert code == 2
     assert err.getvalue().startswith("error: cannot connect to the Dask scheduler at tcp://127.0.0.1:9")
+
+
+def test_a_worker_that_dies_makes_its_inputs_crashed_results_and_the_run_goes_on(tmp_path: Path) -> None:
+    f = tmp_path / "dies.py"
+    f.write_text(
+        "import os\n\n"
+        "def check_survives(t):\n"
+        "    if 'stream-output-2' in t.path:\n"
+        "        os._exit(3)  # the worker process dies\n"
+    )
+    inputs = [Input(str(HEALTHY)), Input(str(UNANSWERED))]
+    results = list(check_many(inputs, [f], jobs=2, ordered=True))
+    assert results[0].status is TranscriptStatus.CRASHED
+    assert results[0].error is not None and results[0].error.startswith("the worker failed: BrokenProcessPool")
+    # a broken pool takes the inputs still in flight with it: each says so, none is lost
+    assert [r.path for r in results] == [str(HEALTHY), str(UNANSWERED)]
+
+
+def test_a_forced_format_does_not_make_every_file_of_a_directory_a_transcript(tree: Path) -> None:
+    results = list(check_many(expand([tree]), None, jobs=1, format="codex-exec"))
+    statuses = {os.path.relpath(r.path, tree): r.status.value for r in results}
+    assert statuses["README.md"] == "skipped" and statuses["nested/config.json"] == "skipped"
+    assert statuses["a.jsonl"] == "passed"

@@ -90,7 +90,7 @@ def test_the_text_closing_block_lists_skipped_files_then_the_pass_rate_line() ->
     _, out, _ = run("check", *GOLDEN_ARGS, "-j", "1")
     assert out.splitlines()[-3:] == [
         "skipped 1 file that no format reads:",
-        "  tests/golden/batch/inputs/notes.txt: not JSON",
+        "  tests/golden/batch/inputs/notes.txt: not valid JSON",
         (
             "1 of 5 transcripts passed (20.0 %), 1 failed, 1 inconclusive, 1 errored, 1 unreadable; "
             "24 checks: 19 passed, 1 failed, 3 inconclusive, 1 error"
@@ -321,7 +321,7 @@ def test_summary_skips_what_no_format_reads_and_reports_what_cannot_be_read() ->
                          "missing.jsonl")
     assert code == ExitCode.INPUT
     assert err.splitlines() == [
-        "skipped tests/golden/batch/inputs/notes.txt: not JSON",
+        "skipped tests/golden/batch/inputs/notes.txt: not valid JSON",
         "error: missing.jsonl: cannot read: No such file or directory",
     ]
     assert out.startswith("samples/codex-exec/agentcmd-stream-output-2.jsonl\n  format      codex-exec")

@@ -9,7 +9,8 @@ the pytest plugin and the HTML report all build and read these objects.
   verdict: ``passed`` only when every check passed (or was skipped); an inconclusive transcript
   has not passed.
 * ``RunTotals``: counts over a run (transcripts by status, checks by status) and the pass rate.
-* ``run_to_dict`` / ``JsonWriter``: the JSON document (schema ``run-result.schema.json``,
+* ``TranscriptResult.to_dict()`` / ``result_from_dict``: one transcript's JSON form, and back;
+  ``run_to_dict`` / ``JsonWriter``: the JSON document (schema ``run-result.schema.json``,
   shipped in this package; ``schema()`` returns it), written whole or streamed.
 
 A ``TranscriptResult`` holds no reference to the parsed transcript (``detach``): it is small,
@@ -18,7 +19,7 @@ picklable, and can cross process boundaries.
 
 from __future__ import annotations
 
-from ._json import JsonWriter, result_from_dict, run_to_dict, schema
+from ._json import JsonWriter, result_from_dict, result_to_dict, run_to_dict, schema, totals_to_dict
 from ._model import (
     SCHEMA_ID,
     HealthSummary,
@@ -41,6 +42,8 @@ __all__ = [
     "check_status",
     "detach",
     "result_from_dict",
+    "result_to_dict",
     "run_to_dict",
     "schema",
+    "totals_to_dict",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -263,6 +263,12 @@ class TranscriptResult:
         """Every check passed or was skipped (an inconclusive transcript has not passed)."""
         return self.status is TranscriptStatus.PASSED
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (one entry of the document's ``transcripts``, one line of JSON Lines)."""
+        from ._json import result_to_dict
+
+        return result_to_dict(self)
+
     def counts(self) -> dict[str, int]:
         """Checks by status (``pass``, ``fail``, ``inconclusive``, ``error``, ``skip``)."""
         out = dict.fromkeys(CHECK_STATUSES, 0)
@@ -322,6 +328,12 @@ class RunTotals:
     def below(self, percent: float) -> bool:
         """The pass rate is below *percent* (exactly, not after rounding); no transcript is below."""
         return self.passed * 100.0 < percent * self.transcripts or not self.transcripts
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (the document's ``totals``)."""
+        from ._json import totals_to_dict
+
+        return totals_to_dict(self)
 
     @property
     def total_checks(self) -> int:
