@@ -282,3 +282,15 @@ def test_a_forced_format_does_not_make_every_file_of_a_directory_a_transcript(tr
     statuses = {os.path.relpath(r.path, tree): r.status.value for r in results}
     assert statuses["README.md"] == "skipped" and statuses["nested/config.json"] == "skipped"
     assert statuses["a.jsonl"] == "passed"
+
+
+def test_the_pattern_of_the_scale_page_runs_as_written(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    text = (ROOT / "docs" / "scale.md").read_text()
+    first = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(first, "docs/scale.md", "exec"), {"__name__": "docs_scale"})  # noqa: S102 - running the docs is the point
+    shown = re.search(r"print\(totals.summary_line\(\)\)  # (.*?) \.\.\.", first)
+    assert shown is not None
+    assert capsys.readouterr().out.startswith(shown.group(1))
