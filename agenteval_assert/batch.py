@@ -10,8 +10,9 @@ checks have run: memory stays bounded however many paths go in.
 
 ``expand(args)`` turns command-line arguments into inputs: a file is an input, a directory is
 walked (every file a format reads; the others come back as skipped results, not errors), a glob
-pattern is expanded, and a Storybook sandbox (a directory holding ``__agent_eval__/``) is one
-input when an eval suite runs (else its ``__agent_eval__/transcript.txt`` is).
+pattern is expanded, and a Storybook sandbox (a directory holding ``__agent_eval__/`` or
+``__niceeval__/``) is one input when an eval suite runs (else its
+``__agent_eval__/transcript.txt`` is).
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", ".tox", ".nox", ".mypy_cache",
      ".pytest_cache", ".ruff_cache"}
 )
-#: The directory that makes a directory a Storybook sandbox.
+#: The directory that makes a directory a Storybook sandbox (``@vercel/agent-eval``'s layout).
 SANDBOX_MARKER = "__agent_eval__"
+#: The directory of an older NiceEval run's sandbox (whose transcript may be absent).
+NICEEVAL_MARKER = "__niceeval__"
 #: A sandbox's transcript, relative to the sandbox.
 SANDBOX_TRANSCRIPT = os.path.join(SANDBOX_MARKER, "transcript.txt")
 
@@ -62,12 +65,15 @@ class Input:
         discovered: found by walking a directory: when no format reads it, the result is
             *skipped* (listed, not counted) rather than *unreadable*.
         problem: known before reading (a glob that matched nothing): the result is unreadable.
+        skip: known before reading not to be a transcript (a sandbox without one): the result
+            is skipped, with this reason.
     """
 
     path: str
     kind: Literal["file", "sandbox"] = "file"
     discovered: bool = False
     problem: str | None = None
+    skip: str | None = None
 
 
 def _fspaths(paths: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
@@ -118,7 +124,7 @@ def _is_glob(arg: str) -> bool:
 
 
 def _is_sandbox(path: str) -> bool:
-    return os.path.isdir(os.path.join(path, SANDBOX_MARKER))
+    return os.path.isdir(os.path.join(path, SANDBOX_MARKER)) or os.path.isdir(os.path.join(path, NICEEVAL_MARKER))
 
 
 def _walk(root: str, *, sandboxes: bool) -> Iterator[Input]:
@@ -139,9 +145,17 @@ def _walk(root: str, *, sandboxes: bool) -> Iterator[Input]:
 def _sandbox_input(path: str, *, sandboxes: bool) -> Iterator[Input]:
     if sandboxes:
         yield Input(path, kind="sandbox")
+        return
+    # Without an eval, a sandbox contributes its transcript (and not its workspace's files).
+    transcript = os.path.join(path, SANDBOX_TRANSCRIPT)
+    niceeval = not os.path.exists(os.path.join(path, SANDBOX_MARKER, "results.json")) and os.path.isdir(
+        os.path.join(path, NICEEVAL_MARKER)
+    )
+    if niceeval and not os.path.exists(transcript):
+        # A NiceEval run may keep no transcript: nothing to check here, but the sandbox is named.
+        yield Input(path, skip="a NiceEval sandbox without a transcript (an eval suite reads it: --eval NAME)")
     else:
-        # Without an eval, a sandbox contributes its transcript (and not its workspace's files).
-        yield Input(os.path.join(path, SANDBOX_TRANSCRIPT))
+        yield Input(transcript)  # an agent-eval sandbox must have it: missing is unreadable
 
 
 def expand(args: Iterable[str | os.PathLike[str]], *, sandboxes: bool = False) -> Iterator[Input]:
@@ -307,6 +321,8 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
     if not isinstance(inp, Input):
         inp = Input(os.fspath(inp))
     checks = checks or Checks()
+    if inp.skip is not None:
+        return [TranscriptResult.skipped(inp.path, inp.skip)]
     if inp.problem is not None:
         return [TranscriptResult.unreadable(inp.path, f"{inp.path}: {inp.problem}",
                                             kind=_kind(inp))]

@@ -62,6 +62,15 @@ def test_a_directory_is_walked_in_sorted_order_skipping_vcs_dependencies_and_san
     ]
 
 
+def test_a_niceeval_sandbox_without_a_transcript_is_named_as_skipped_unless_an_eval_reads_it() -> None:
+    niceeval = SAMPLES / "storybook" / "801-codex-plugin-niceeval"
+    [inp] = expand([niceeval])
+    assert inp.skip is not None and "NiceEval sandbox without a transcript" in inp.skip
+    [r] = check_one(inp)
+    assert r.status is TranscriptStatus.SKIPPED
+    assert list(expand([niceeval], sandboxes=True)) == [Input(str(niceeval), kind="sandbox")]
+
+
 def test_with_an_eval_the_sandboxes_are_the_inputs(tree: Path) -> None:
     assert rel(expand([tree], sandboxes=True), tree) == [("sandbox", "sandbox", False)]
     assert rel(expand([tree / "sandbox"], sandboxes=True), tree) == [("sandbox", "sandbox", False)]
