@@ -333,3 +333,23 @@ def test_summary_of_a_folder_without_transcripts_exits_3(tmp_path: Path) -> None
     shutil.copy(ROOT / "README.md", tmp_path)
     code, _, err = run("summary", str(tmp_path))
     assert code == ExitCode.INPUT and err.endswith(f"error: no transcript found in {tmp_path}\n")
+
+
+def test_markdown_stays_bounded_for_a_large_run() -> None:
+    from agenteval_assert.reporting import TranscriptResult
+    from agenteval_assert.reporting._markdown import MAX_DETAILS, MAX_ROWS, MarkdownWriter
+    from agenteval_assert.results import CheckResult, Status
+
+    buf = io.StringIO()
+    w = MarkdownWriter(buf)
+    n = MAX_ROWS + 50
+    for i in range(n):
+        status = Status.FAIL if i % 2 else Status.PASS
+        w.add(TranscriptResult(name=f"run-{i:03d}.jsonl", path=f"run-{i:03d}.jsonl", format="codex-exec",
+                               tool_calls=0, steps=0, checks=(CheckResult("c", status, f"summary {i}"),)))
+    w.close()
+    md = buf.getvalue()
+    assert f"{n} transcripts: the table lists the {n // 2} that did not pass." in md
+    assert "run-001.jsonl" in md and "| run-000.jsonl" not in md
+    assert md.count("<details>") == MAX_DETAILS
+    assert md.endswith(f"... and {n // 2 - MAX_DETAILS} more check reports (the JSON output has them all)\n")

@@ -1,6 +1,10 @@
 """A Markdown report for a pull-request comment or ``$GITHUB_STEP_SUMMARY``: the pass rate line,
 one table row per transcript, and each failed, errored or inconclusive check folded in a
 ``<details>`` block with its rendered report.
+
+Bounded, since those places are (a job summary holds 1 MiB): past ``MAX_ROWS`` transcripts the
+table keeps the ones that did not pass, and at most ``MAX_DETAILS`` reports are folded in; the
+report says what it left out (the JSON output has everything).
 """
 
 from __future__ import annotations
@@ -14,7 +18,12 @@ from typing import TextIO
 from ..results import CheckResult, Status
 from ._model import RunTotals, TranscriptResult
 
-__all__ = ["MarkdownWriter", "cell"]
+__all__ = ["MAX_DETAILS", "MAX_ROWS", "MarkdownWriter", "cell"]
+
+#: Transcripts listed one per row; past this, only those that did not pass.
+MAX_ROWS = 100
+#: Check reports folded in ``<details>`` blocks.
+MAX_DETAILS = 50
 
 
 def cell(text: str) -> str:
@@ -46,6 +55,7 @@ class MarkdownWriter:
         self.totals = RunTotals()
         self._rows = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
         self._details = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
+        self._reports = 0
 
     def add(self, r: TranscriptResult) -> None:
         self.totals.add(r)
@@ -56,11 +66,16 @@ class MarkdownWriter:
         not_passed = [c.name for c in r.checks if isinstance(c, CheckResult) and c.status is not Status.PASS]
         checks = f"{counts['pass']}/{ran} passed" if r.problem is None else ""
         detail = (r.error or "") if r.problem is not None else ", ".join(not_passed)
+        flag = "P" if r.passed else "N"
         self._rows.write(
-            f"| **{r.status.value.upper()}** | {cell(r.name)} | {cell(r.format or '')} | {checks} | {cell(detail)} |\n"
+            f"{flag}| **{r.status.value.upper()}** | {cell(r.name)} | {cell(r.format or '')} | {checks} "
+            f"| {cell(detail)} |\n"
         )
         for c in r.checks:
             if not isinstance(c, CheckResult) or c.status is Status.PASS:
+                continue
+            self._reports += 1
+            if self._reports > MAX_DETAILS:
                 continue
             body = c.render(verbose=self._verbose)
             fence = _fence(body)
@@ -75,9 +90,15 @@ class MarkdownWriter:
         out.write(f"## {self._title}\n\n{t.summary_line()}\n\n")
         if t.skipped_files:
             out.write(f"{t.skipped_files} file(s) skipped: no format reads them.\n\n")
+        rows = t.transcripts
+        everyone = rows <= MAX_ROWS
+        if not everyone:
+            out.write(f"{rows} transcripts: the table lists the {rows - t.passed} that did not pass.\n\n")
         out.write("| status | transcript | format | checks | not passed |\n|---|---|---|---|---|\n")
         self._rows.seek(0)
-        shutil.copyfileobj(self._rows, out)
+        for line in self._rows:
+            if everyone or line.startswith("N"):
+                out.write(line[1:])
         self._rows.close()
         self._details.seek(0)
         first = self._details.read(1)
@@ -85,3 +106,5 @@ class MarkdownWriter:
             out.write("\n" + first)
             shutil.copyfileobj(self._details, out)
         self._details.close()
+        if self._reports > MAX_DETAILS:
+            out.write(f"... and {self._reports - MAX_DETAILS} more check reports (the JSON output has them all)\n")
