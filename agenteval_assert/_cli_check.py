@@ -236,7 +236,11 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
         from .reporting._github import workflow_commands
     clear_bar = text is not None and _isatty(text)
     last_path = None
-    results = check_many(inputs, checks, executor=executor, jobs=jobs, format=args.format, ordered=True)
+    # Several inputs per task once there are many (the per-task cost of a pool or a cluster is
+    # not small beside a small transcript's checks), while keeping every worker busy.
+    chunksize = max(1, min(16, len(inputs) // (8 * max(jobs, 2))))
+    results = check_many(inputs, checks, executor=executor, jobs=jobs, format=args.format, ordered=True,
+                         chunksize=chunksize)
     for r in results:
         current_input.set(r.path)
         if r.path != last_path:
