@@ -19,8 +19,10 @@ from typing import Any, Protocol, TextIO
 from ._cli import ExitCode, _cmd_check_eval, _worse, current_input
 from .batch import Checks, Input, check_many, default_jobs, expand
 from .exceptions import UsageError
+from .model import Transcript
 from .reporting import RunTotals, TranscriptResult, TranscriptStatus
 from .reporting._text import closing_block, result_text
+from .results import CheckResult
 
 __all__ = ["OUTPUT_FORMATS", "add_arguments", "run"]
 
@@ -163,16 +165,34 @@ def _dask_executor(address: str) -> tuple[Any, Any]:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    checks = Checks(
-        files=tuple(os.path.abspath(f) for f in args.checks or ()),
-        health=True if args.health else None,
-        eval=args.eval,
-    )
-    checks.validate()  # a bad checks file or suite name: exit 2 before any work
+    from . import _cli_judge
+
+    if args.eval is not None and _cli_judge.judge_requested(args):
+        err.write("error: --criterion and --judge-file do not apply to --eval (its suite names its own criteria)\n")
+        return ExitCode.USAGE
     inputs = list(expand(args.paths, sandboxes=args.eval is not None))
     fmt = args.output_format
     if args.eval is not None and len(inputs) == 1 and fmt == "text" and not args.output and not args.dask_scheduler:
         return _cmd_check_eval(args, [inputs[0].path], out, err)  # one sandbox: the eval's own report
+    # The LLM judge runs in this process (its cost cap is run-wide, its cassettes are shared).
+    extra = None
+    if args.eval is None and _cli_judge.judge_requested(args):
+        judge = _cli_judge.judge_from_args(args)
+
+        def extra(t: Transcript) -> list[CheckResult]:
+            return _cli_judge.judge_results(t, args, judge)
+    checks = Checks(
+        files=tuple(os.path.abspath(f) for f in args.checks or ()),
+        health=True if args.health else None,
+        eval=args.eval,
+        run_skipped_judges=bool(getattr(args, "run_skipped_judges", False)),
+        extra=extra,
+        suite_judge=_cli_judge.suite_judge_from_args(args) if args.eval is not None else None,
+    )
+    if checks.in_process_only and args.dask_scheduler:
+        raise UsageError("the LLM judge runs in this process (its cost cap is run-wide): "
+                         "--dask-scheduler does not apply with the judge options")
+    checks.validate()  # a bad checks file or suite name: exit 2 before any work
     if not inputs:
         what = "sandbox" if args.eval is not None else "file"
         err.write(f"error: no {what} found in {' '.join(args.paths)}\n")
@@ -190,7 +210,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.dask_scheduler:
             client, executor = _dask_executor(args.dask_scheduler)
             stack.callback(client.close)
-        jobs = args.jobs or (default_jobs() if len(inputs) > 1 else 1)
+        jobs = 1 if checks.in_process_only else args.jobs or (default_jobs() if len(inputs) > 1 else 1)
         bar = _Bar(len(inputs), err, args.quiet)
         stack.callback(bar.close)
         code = _report(inputs, checks, args, executor, jobs, writer, text, err, bar)
@@ -224,6 +244,17 @@ class _Bar:
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
+
+
+def _judge_note(r: TranscriptResult) -> str:
+    """Which verdicts come from hand-written example cassettes (never a model's answer)."""
+    import io
+
+    from . import _cli_judge
+
+    buf = io.StringIO()
+    _cli_judge.print_judge_notes([c for c in r.checks if isinstance(c, CheckResult)], buf)
+    return buf.getvalue()
 
 
 def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, executor: Any, jobs: int,
@@ -260,6 +291,8 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
             skipped.append(r)
         if text is not None:
             block = result_text(r, verbose=args.verbose)
+            if checks.in_process_only and block:
+                block += _judge_note(r)
             if github:
                 block += "".join(line + "\n" for line in workflow_commands(r))
             if block:

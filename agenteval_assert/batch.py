@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import attrs
 
-from ._parsers import detect_format, load
+from ._parsers import detect_format, load_all
 from .exceptions import AgentEvalError, UsageError
 from .model import Transcript
 from .reporting import SkippedCheck, TranscriptResult
@@ -97,18 +97,32 @@ class Checks:
             file or function is given.
         eval: a Storybook eval suite name: the inputs are sandboxes, and the suite's tests run
             on each.
+        run_skipped_judges: with *eval* and a ``suite_judge``: also judge the tests that the
+            reference marks ``test.skip``.
     """
 
     files: tuple[str, ...] = attrs.field(default=(), converter=_fspaths)
     functions: tuple[str, ...] = attrs.field(default=(), converter=_strings)
     health: bool | None = None
     eval: str | None = None
+    run_skipped_judges: bool = False
+    #: In this process only (not sent to workers: ``check_many`` then runs without a pool): more
+    #: checks on each transcript, after the others (the command line's LLM-judge criteria, whose
+    #: cost cap is run-wide).
+    extra: Callable[[Transcript], Sequence[CheckResult]] | None = attrs.field(default=None, eq=False)
+    #: In this process only: the judge hook of the Storybook suites (``eval``).
+    suite_judge: Any = attrs.field(default=None, eq=False)
 
     @property
     def runs_health(self) -> bool:
         if self.health is not None:
             return self.health
-        return not self.files and not self.functions
+        return not self.files and not self.functions and self.extra is None
+
+    @property
+    def in_process_only(self) -> bool:
+        """Something here cannot be sent to a worker."""
+        return self.extra is not None or self.suite_judge is not None
 
     def validate(self) -> None:
         """Load everything once here, so that a bad checks file or suite name is a usage error
@@ -212,12 +226,13 @@ def _expand_path(path: str, *, sandboxes: bool) -> Iterator[Input]:
 # -- running checks (in whatever process) ---------------------------------------------------
 
 CheckFn = Callable[[Transcript], Any]
-_LOADED: dict[Checks, list[CheckFn]] = {}
+_LOADED: dict[tuple[object, ...], list[CheckFn]] = {}
 
 
 def _loaded(checks: Checks) -> list[CheckFn]:
     """The check functions of *checks*, loaded once per process."""
-    fns = _LOADED.get(checks)
+    key = (checks.files, checks.functions, checks.runs_health, checks.eval)
+    fns = _LOADED.get(key)
     if fns is not None:
         return fns
     fns = []
@@ -236,7 +251,7 @@ def _loaded(checks: Checks) -> list[CheckFn]:
             for f in checks.files:
                 fns.extend(fn for _, fn in load_checks(f))
         fns.extend(_import_function(ref) for ref in checks.functions)
-    _LOADED[checks] = fns
+    _LOADED[key] = fns
     return fns
 
 
@@ -292,16 +307,11 @@ def _short(exc: AgentEvalError) -> str:
 
 def _load_members(inp: Input, format: str | None) -> list[tuple[str, str | None, Transcript]]:
     """``(name, member, transcript)`` for each run the file holds: one for most files; one per
-    member, named ``path#member``, for a file that holds several runs (``load_all``, where the
-    parsers have it)."""
-    from . import _parsers
-
-    load_all = getattr(_parsers, "load_all", None)
-    if load_all is None:
-        return [(inp.path, None, load(inp.path, format=format))]
+    member, named ``path#member``, for a file that holds several runs (an inspect_ai log's
+    samples, an Aider history's sessions)."""
     out: list[tuple[str, str | None, Transcript]] = []
     for t in load_all(inp.path, format=format):
-        name: str = t.path
+        name = t.path
         member = name[len(inp.path) + 1 :] if name.startswith(inp.path + "#") else None
         out.append((name, member, t))
     return out
@@ -343,16 +353,27 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
                 return [TranscriptResult.skipped(inp.path, _short(exc))]
             return [TranscriptResult.unreadable(inp.path, str(exc))]
         # Results are detached from their transcript: the transcripts go when this returns.
-        return [
-            TranscriptResult.of(t, _run_checks(fns, t), name=name, path=inp.path, member=member)
-            for name, member, t in members
-        ]
+        out = []
+        for name, member, t in members:
+            results = _run_checks(fns, t)
+            if checks.extra is not None:
+                results.extend(checks.extra(t))
+            out.append(TranscriptResult.of(t, results, name=name, path=inp.path, member=member))
+        return out
     except UsageError:
         raise  # a bad checks file or suite name: the whole run is wrong, not this input
     except Exception as exc:  # noqa: BLE001 - a crash on one input is that input's result
         what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
         return [TranscriptResult.crashed(inp.path, what,
                                           kind=_kind(inp))]
+
+
+_OUTCOME_STATUS = {
+    "passed": Status.PASS,
+    "failed": Status.FAIL,
+    "inconclusive": Status.INCONCLUSIVE,
+    "error": Status.ERROR,
+}
 
 
 def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
@@ -367,15 +388,15 @@ def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
     except (AgentEvalError, OSError) as exc:
         msg = str(exc) if isinstance(exc, AgentEvalError) else f"{path}: {exc}"
         return TranscriptResult.unreadable(path, msg, kind="sandbox")
-    run = s.run(ctx)
+    judge = checks.suite_judge
+    run = s.run(ctx, judge=judge, run_skipped_judges=checks.run_skipped_judges, cheap_first=judge is not None)
     entries: list[CheckResult | SkippedCheck] = []
     for o in run.outcomes:
         if o.outcome == "skipped":
             entries.append(SkippedCheck(o.name, o.message))
             continue
-        # The suite's own verdict decides the status (a test whose check raised has failed,
-        # as ``check --eval`` on one sandbox reports it).
-        status = {"passed": Status.PASS, "failed": Status.FAIL, "inconclusive": Status.INCONCLUSIVE}[o.outcome]
+        # The suite's own verdict decides the status, as ``check --eval`` on one sandbox reports it.
+        status = _OUTCOME_STATUS[o.outcome]
         if o.result is not None:
             entries.append(attrs.evolve(o.result, name=o.name, status=status))
         else:
@@ -449,6 +470,11 @@ def check_many(
     spec = _as_checks(checks)
     spec.validate()
     inputs = (p if isinstance(p, Input) else Input(os.fspath(p)) for p in paths)
+    if spec.in_process_only:
+        if executor is not None:
+            raise UsageError("these checks run in this process (an LLM judge's cost cap is run-wide): "
+                             "they cannot be sent to an executor")
+        jobs = 1
     if executor is None:
         n = jobs or default_jobs()
         if n <= 1:

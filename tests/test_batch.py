@@ -116,7 +116,7 @@ def test_a_crash_of_the_library_on_one_input_is_that_inputs_result(monkeypatch: 
     def boom(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("simulated bug")
 
-    monkeypatch.setattr(batch, "load", boom)
+    monkeypatch.setattr(batch, "load_all", boom)
     [r] = check_one(HEALTHY)
     assert r.status is TranscriptStatus.CRASHED and r.error == "ZeroDivisionError: simulated bug"
 
@@ -158,7 +158,11 @@ def test_the_pool_gives_the_in_process_results_in_input_order_when_ordered() -> 
     local = list(check_many(inputs, None, jobs=1))
     pooled = list(check_many(inputs, None, jobs=2, ordered=True, chunksize=3))
     assert pooled == local
-    assert len(local) == len(inputs)
+    # every input gives a result; a file of several runs gives one per member, named path#member
+    assert [r.path for r in local if r.member is None or r.name == f"{r.path}#{r.member}"] == [r.path for r in local]
+    assert list(dict.fromkeys(r.path for r in local)) == [i.path for i in inputs]
+    members = [r for r in local if r.member is not None]
+    assert members and all(r.name == f"{r.path}#{r.member}" for r in members)
     # unordered: the same results, possibly in another order
     assert sorted(check_many(inputs, None, jobs=2), key=lambda r: r.name) == sorted(local, key=lambda r: r.name)
 
@@ -303,3 +307,29 @@ def test_the_pattern_of_the_scale_page_runs_as_written(monkeypatch: pytest.Monke
     shown = re.search(r"print\(totals.summary_line\(\)\)  # (.*?) \.\.\.", first)
     assert shown is not None
     assert capsys.readouterr().out.startswith(shown.group(1))
+
+
+def test_in_process_checks_replace_the_health_checks_and_refuse_an_executor() -> None:
+    def extra(t: object) -> list[CheckResult]:
+        return [CheckResult("extra", Status.PASS, "ok")]
+
+    [plain] = check_one(HEALTHY, Checks())
+    [r] = check_one(HEALTHY, Checks(extra=extra))  # the same files and functions as Checks()
+    assert len(plain.checks) == 5 and [c.name for c in r.checks] == ["extra"]
+    [r] = check_one(HEALTHY, Checks(extra=extra, health=True))
+    assert [c.name for c in r.checks][-1] == "extra" and len(r.checks) == 6
+    assert [x.name for x in check_many([HEALTHY, UNANSWERED], Checks(extra=extra), jobs=2)] == [
+        str(HEALTHY), str(UNANSWERED)]  # jobs ignored: run in this process, in order
+    with cf.ThreadPoolExecutor(1) as ex, pytest.raises(UsageError, match="cannot be sent to an executor"):
+        next(check_many([HEALTHY], Checks(extra=extra), executor=ex))
+
+
+def test_secrets_in_check_results_are_redacted_in_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = "sk-ant-api03-" + "x" * 40
+    f = tmp_path / "leaky.py"
+    f.write_text(f"def check_leaks(t):\n    assert False, 'expected no key, found {key}'\n")
+    monkeypatch.delenv("AGENTEVAL_NO_REDACT", raising=False)
+    [r] = check_one(HEALTHY, Checks(files=[f]))
+    [c] = r.checks
+    assert isinstance(c, CheckResult) and key not in c.summary and "[REDACTED anthropic-api-key]" in c.summary
+    assert key not in str(r.to_dict())

@@ -226,14 +226,14 @@ def test_internal_crash_on_one_of_several_inputs_exits_70_and_the_others_are_rep
 ) -> None:
     from agenteval_assert import batch
 
-    real = batch.load
+    real = batch.load_all
 
     def flaky(path: str, **kw: object) -> object:
         if "stream-output-2" in path:
             raise ZeroDivisionError("simulated bug")
         return real(path, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(batch, "load", flaky)
+    monkeypatch.setattr(batch, "load_all", flaky)
     a, b = str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl"), str(SAMPLES / "codex-exec" / "agentcmd-stream-output-3-file-change.jsonl")
     code, out, err = run("check", a, b, "-j", "1")
     assert code == ExitCode.INTERNAL

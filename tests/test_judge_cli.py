@@ -82,7 +82,8 @@ def test_criteria_with_thresholds() -> None:
     assert lines[2] == f"               [judge:transcript] score 0.05 < 0.5 — {REFUND}"
     assert lines[3].startswith("                 reason: The refund call timed out (s2)")
     assert "  PASS         judge" in lines
-    assert lines[-1] == "1 passed, 1 failed"
+    # two transcripts: the closing line counts them and gives the pass rate
+    assert lines[-1] == "1 of 2 transcripts passed (50.0 %), 1 failed, 0 inconclusive; 2 checks: 1 passed, 1 failed"
 
 
 def test_a_judge_file_with_variables() -> None:

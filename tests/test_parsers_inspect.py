@@ -109,7 +109,7 @@ def test_check_checks_every_member_as_a_file(two_epochs: Path, tmp_path: Path) -
     assert code == ExitCode.FAILED
     assert f"{two_epochs}#sample-0-epoch-1  inspect-log  5 tool calls" in out
     assert f"{two_epochs}#sample-0-epoch-2  inspect-log  5 tool calls" in out
-    assert out.splitlines()[-1] == "1 passed, 1 failed"
+    assert out.splitlines()[-1] == "1 of 2 transcripts passed (50.0 %), 1 failed, 0 inconclusive; 2 checks: 1 passed, 1 failed"
     code, out, _ = run("check", f"{two_epochs}#sample-0-epoch-1")
     assert code == ExitCode.OK and out.splitlines()[-1] == "5 passed, 0 failed"
 

@@ -8,8 +8,9 @@ from typing import Any, Literal
 
 import attrs
 
+from .._redact import redact
 from ..model import Health, Transcript
-from ..results import CheckResult, Evidence, NearestMiss, Status
+from ..results import CheckResult, Difference, Evidence, NearestMiss, Status
 
 #: The identifier of the JSON document's schema (its ``"schema"`` field); bumped on a breaking change.
 SCHEMA_ID = "agenteval-assert/run-result/1"
@@ -71,20 +72,33 @@ def check_status(entry: CheckEntry) -> str:
 
 
 def _detach_evidence(e: Evidence) -> Evidence:
-    return Evidence(text=e.text, location=e.location, call_id=e.call_id, step=e.step, detail=e.detail)
+    return Evidence(text=redact(e.text), location=e.location, call_id=e.call_id, step=e.step,
+                    detail=redact(e.detail))
 
 
 def detach(result: CheckResult) -> CheckResult:
-    """A copy of *result* that holds no reference to the transcript.
+    """A copy of *result* that holds no reference to the transcript, with secrets redacted.
 
-    Evidence texts are computed (they render exactly as before) and ``matched`` is dropped, so
-    the copy is small and picklable: it can be sent back from a worker process or a cluster.
+    Evidence texts are computed (they render exactly as before, secrets aside) and ``matched``
+    is dropped, so the copy is small and picklable: it can be sent back from a worker process or
+    a cluster. Every text goes through the library's redaction (API keys, tokens, private keys:
+    ``AGENTEVAL_NO_REDACT=1`` turns it off), so that no report built from it shows a secret.
     """
     nm = result.nearest_miss
     return attrs.evolve(
         result,
+        summary=redact(result.summary),
+        expected=redact(result.expected),
+        found=redact(result.found),
         evidence=tuple(_detach_evidence(e) for e in result.evidence),
-        nearest_miss=None if nm is None else NearestMiss(_detach_evidence(nm.evidence), nm.differences),
+        nearest_miss=None
+        if nm is None
+        else NearestMiss(
+            _detach_evidence(nm.evidence),
+            tuple(Difference(d.path, redact(d.expected), redact(d.found)) for d in nm.differences),
+        ),
+        notes=tuple(redact(n) for n in result.notes),
+        check=redact(result.check),
         matched=(),
     )
 
@@ -222,20 +236,20 @@ class TranscriptResult:
             checks=tuple(c if isinstance(c, SkippedCheck) else detach(c) for c in checks),
             eval=eval,
             context=context,
-            notes=tuple(notes),
+            notes=tuple(redact(n) for n in notes),
         )
 
     @classmethod
     def unreadable(cls, path: str, error: str, *, name: str | None = None, member: str | None = None,
                    kind: Literal["transcript", "sandbox"] = "transcript") -> TranscriptResult:
         """An input that could not be read or parsed (exit code 3)."""
-        return cls(name=name or path, path=path, member=member, kind=kind, problem="unreadable", error=error)
+        return cls(name=name or path, path=path, member=member, kind=kind, problem="unreadable", error=redact(error))
 
     @classmethod
     def crashed(cls, path: str, error: str, *, name: str | None = None, member: str | None = None,
                 kind: Literal["transcript", "sandbox"] = "transcript") -> TranscriptResult:
         """An input on which the library itself crashed (exit code 70)."""
-        return cls(name=name or path, path=path, member=member, kind=kind, problem="crashed", error=error)
+        return cls(name=name or path, path=path, member=member, kind=kind, problem="crashed", error=redact(error))
 
     @classmethod
     def skipped(cls, path: str, reason: str) -> TranscriptResult:
