@@ -6,14 +6,13 @@ Exit codes are stable (see ``ExitCode``) and documented in ``docs/cli.md``.
 from __future__ import annotations
 
 import argparse
-import contextvars
-import enum
 import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ._cli_exit import ExitCode, _worse, current_input
 from ._parsers import FORMATS, load_each
 from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
@@ -21,29 +20,6 @@ from .model import Transcript
 from .results import CheckResult, Status
 
 __all__ = ["ExitCode", "main", "summary_dict"]
-
-
-class ExitCode(enum.IntEnum):
-    """Process exit codes of every command."""
-
-    #: every check passed (or was skipped)
-    OK = 0
-    #: at least one check failed
-    FAILED = 1
-    #: the command line was wrong (unknown option, unknown eval...)
-    USAGE = 2
-    #: an input could not be read or parsed
-    INPUT = 3
-    #: nothing failed, but at least one check could not be decided
-    INCONCLUSIVE = 4
-    #: nothing failed, but a check could not run (ERROR: a user check raised, a pattern timed out)
-    ERROR = 5
-    #: the library itself crashed (a bug of ours, never a verdict on the agent); ``EX_SOFTWARE``
-    INTERNAL = 70
-
-
-#: The input a command is working on, named by the last-resort handler when something crashes.
-current_input: contextvars.ContextVar[str | None] = contextvars.ContextVar("current_input", default=None)
 
 
 _FORMAT_HELP = f"skip auto-detection: one of {', '.join(FORMATS)}, or an installed plugin's format"
@@ -246,25 +222,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _cmd_check_eval(args, args.paths, out, err)
     from . import _cli_check
 
-    code: int = _cli_check.run(args, out, err)
+    code: int = _cli_check.run(args, out, err, eval_one=_cmd_check_eval)
     return code
-
-
-#: Which code wins when several inputs end differently: 3 over 1 over 5 over 4 over 0.
-_RANK = {
-    ExitCode.OK: 0,
-    ExitCode.INCONCLUSIVE: 1,
-    ExitCode.ERROR: 2,
-    ExitCode.FAILED: 3,
-    ExitCode.INPUT: 4,
-    ExitCode.USAGE: 5,
-    ExitCode.INTERNAL: 6,
-}
-
-
-def _worse(a: ExitCode, b: ExitCode) -> ExitCode:
-    """The code that outranks the other (see ``_RANK``)."""
-    return a if _RANK[a] >= _RANK[b] else b
 
 
 def _cmd_check_eval(args: argparse.Namespace, paths: Sequence[str], out: TextIO, err: TextIO) -> int:

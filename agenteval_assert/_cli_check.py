@@ -13,10 +13,10 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TextIO
 
-from ._cli import ExitCode, _cmd_check_eval, _worse, current_input
+from ._cli_exit import ExitCode, _worse, current_input
 from .batch import Checks, Input, check_many, default_jobs, expand
 from .exceptions import UsageError
 from .model import Transcript
@@ -164,7 +164,9 @@ def _dask_executor(address: str) -> tuple[Any, Any]:
     return client, client.get_executor()
 
 
-def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, err: TextIO, *,
+        eval_one: Callable[[argparse.Namespace, Sequence[str], TextIO, TextIO], int]) -> int:
+    """``check``; *eval_one* prints one sandbox's eval as the eval's own report."""
     from . import _cli_judge
 
     if args.eval is not None and _cli_judge.judge_requested(args):
@@ -173,7 +175,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     inputs = list(expand(args.paths, sandboxes=args.eval is not None))
     fmt = args.output_format
     if args.eval is not None and len(inputs) == 1 and fmt == "text" and not args.output and not args.dask_scheduler:
-        return _cmd_check_eval(args, [inputs[0].path], out, err)  # one sandbox: the eval's own report
+        return eval_one(args, [inputs[0].path], out, err)  # one sandbox: the eval's own report
     # The LLM judge runs in this process (its cost cap is run-wide, its cassettes are shared).
     extra = None
     if args.eval is None and _cli_judge.judge_requested(args):

@@ -237,7 +237,7 @@ def _loaded(checks: Checks) -> list[CheckFn]:
         return fns
     fns = []
     if checks.eval is not None:
-        from .storybook._suites import suite
+        from .storybook._registry import suite
 
         suite(checks.eval)  # raises UsageError for an unknown suite
     else:
@@ -378,7 +378,7 @@ _OUTCOME_STATUS = {
 
 def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
     from .storybook._context import EvalContext
-    from .storybook._suites import suite
+    from .storybook._registry import suite
 
     if checks.eval is None:
         raise UsageError(f"{path}: a sandbox is checked by an eval suite (Checks(eval=...))")

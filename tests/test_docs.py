@@ -29,6 +29,7 @@ PUBLIC_MODULES = [
     "agenteval_assert.exceptions", "agenteval_assert.formats", "agenteval_assert.judge",
     "agenteval_assert.shell", "agenteval_assert.markdown",
     "agenteval_assert.storybook", "agenteval_assert.strategies",
+    "agenteval_assert.batch", "agenteval_assert.reporting",
 ]
 
 ALL_MODULES = sorted(["agenteval_assert", *(m.name for m in pkgutil.walk_packages(

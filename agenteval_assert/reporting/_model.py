@@ -279,8 +279,6 @@ class TranscriptResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (one entry of the document's ``transcripts``, one line of JSON Lines)."""
-        from ._json import result_to_dict
-
         return result_to_dict(self)
 
     def counts(self) -> dict[str, int]:
@@ -345,8 +343,6 @@ class RunTotals:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the document's ``totals``)."""
-        from ._json import totals_to_dict
-
         return totals_to_dict(self)
 
     @property
@@ -382,3 +378,80 @@ class RunTotals:
         if self.crashed:
             parts.append(f"{self.crashed} crashed")
         return ", ".join(parts) + f"; {_plural(self.total_checks, 'check')}: {self.checks_line()}"
+
+
+# -- the JSON form (the schema is run-result.schema.json) ------------------------------------
+
+
+def check_to_dict(entry: CheckEntry) -> dict[str, Any]:
+    """One check: ``CheckResult.to_dict()`` (evidence not elided), or a skipped check in the same shape."""
+    if isinstance(entry, SkippedCheck):
+        return {
+            "name": entry.name,
+            "status": "skip",
+            "summary": entry.reason,
+            "expected": "",
+            "found": "",
+            "evidence": [],
+            "nearest_miss": None,
+            "vacuous": False,
+            "notes": [],
+            "check": "",
+        }
+    return entry.to_dict()
+
+
+def _health_to_dict(h: HealthSummary | None) -> dict[str, Any] | None:
+    if h is None:
+        return None
+    return {
+        "lines": h.lines,
+        "records": h.records,
+        "parsed_cleanly": h.parsed_cleanly,
+        "complete": h.complete,
+        "truncated_tail": h.truncated_tail,
+        "unparsable_lines": h.unparsable_lines,
+        "unanswered_calls": h.unanswered_calls,
+        "unknown_types": dict(h.unknown_types),
+        "skipped": dict(h.skipped),
+        "problems": list(h.problems),
+        "notes": list(h.notes),
+    }
+
+
+def result_to_dict(r: TranscriptResult) -> dict[str, Any]:
+    """One transcript, as in the document's ``transcripts`` array (and one line of JSON Lines)."""
+    return {
+        "name": r.name,
+        "path": r.path,
+        "member": r.member,
+        "kind": r.kind,
+        "status": r.status.value,
+        "format": r.format,
+        "agent": r.agent,
+        "tool_calls": r.tool_calls,
+        "steps": r.steps,
+        "health": _health_to_dict(r.health),
+        "eval": r.eval,
+        "context": r.context,
+        "notes": list(r.notes),
+        "error": r.error,
+        "counts": r.counts(),
+        "checks": [check_to_dict(c) for c in r.checks],
+    }
+
+
+def totals_to_dict(t: RunTotals) -> dict[str, Any]:
+    rate = t.pass_rate
+    return {
+        "transcripts": t.transcripts,
+        "passed": t.passed,
+        "failed": t.failed,
+        "inconclusive": t.inconclusive,
+        "errors": t.errors,
+        "unreadable": t.unreadable,
+        "crashed": t.crashed,
+        "skipped_files": t.skipped_files,
+        "pass_rate": None if rate is None else round(rate, 4),
+        "checks": dict(t.checks),
+    }
