@@ -17,7 +17,6 @@ from ._parsers import FORMATS, load_each
 from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
 from .model import Transcript
-from .results import CheckResult, Status
 
 __all__ = ["ExitCode", "main", "summary_dict"]
 
@@ -194,28 +193,6 @@ def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 # -- check -----------------------------------------------------------------------------------
-
-def print_results(results: Sequence[CheckResult], out: TextIO, *, verbose: bool = False) -> dict[Status, int]:
-    """One line per check; failures and inconclusive results with their rendered report."""
-    from .reporting._text import check_lines
-
-    counts = dict.fromkeys(Status, 0)
-    for r in results:
-        counts[r.status] += 1
-    out.writelines(line + "\n" for line in check_lines(results, verbose=verbose))
-    return counts
-
-
-def exit_code_for(counts: dict[Status, int]) -> ExitCode:
-    """The exit code of a set of check outcomes: 1 a failure, else 5 an error, else 4, else 0."""
-    if counts.get(Status.FAIL):
-        return ExitCode.FAILED
-    if counts.get(Status.ERROR):
-        return ExitCode.ERROR
-    if counts.get(Status.INCONCLUSIVE):
-        return ExitCode.INCONCLUSIVE
-    return ExitCode.OK
-
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.eval == "list":
