@@ -194,6 +194,7 @@ def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- check -----------------------------------------------------------------------------------
 
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.eval == "list":
         return _cmd_check_eval(args, args.paths, out, err)
