@@ -353,3 +353,16 @@ def test_markdown_stays_bounded_for_a_large_run() -> None:
     assert "run-001.jsonl" in md and "| run-000.jsonl" not in md
     assert md.count("<details>") == MAX_DETAILS
     assert md.endswith(f"... and {n // 2 - MAX_DETAILS} more check reports (the JSON output has them all)\n")
+
+
+@pytest.mark.usefixtures("at_root")
+def test_summary_json_lines_keep_a_multi_run_files_members_in_its_line_and_check_names_them() -> None:
+    code, out, _ = run("summary", "samples/aider", "--json")
+    assert code == ExitCode.OK
+    [doc] = [json.loads(line) for line in out.splitlines()]
+    assert doc["format"] == "aider" and len(doc["members"]) > 1
+    assert all(m["path"] == f"{doc['path']}#{m['member']}" for m in doc["members"])
+    code, out, _ = run("check", "samples/aider", "-j", "1", "--output-format", "json")
+    names = [t["name"] for t in json.loads(out)["transcripts"]]
+    assert names == [m["path"] for m in doc["members"]]
+    assert {t["member"] for t in json.loads(out)["transcripts"]} == {m["member"] for m in doc["members"]}
