@@ -94,7 +94,7 @@ class Checks:
         functions: importable checks as ``"module:function"`` (each takes a ``Transcript``
             and returns a ``CheckResult``, a bool or ``None``, or raises, as in a checks file).
         health: run the built-in health checks too; by default (``None``) they run when no
-            file or function is given.
+            file, function or *extra* is given.
         eval: a Storybook eval suite name: the inputs are sandboxes, and the suite's tests run
             on each.
         run_skipped_judges: with *eval* and a ``suite_judge``: also judge the tests that the
