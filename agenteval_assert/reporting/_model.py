@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import attrs
@@ -71,9 +71,25 @@ def check_status(entry: CheckEntry) -> str:
     return entry.status.value
 
 
-def _detach_evidence(e: Evidence) -> Evidence:
-    return Evidence(text=redact(e.text), location=e.location, call_id=e.call_id, step=e.step,
-                    detail=redact(e.detail))
+def _same(text: str) -> str:
+    return text
+
+
+def _detach_evidence(e: Evidence, clean: Callable[[str], str] = redact) -> Evidence:
+    return Evidence(text=clean(e.text), location=e.location, call_id=e.call_id, step=e.step,
+                    detail=clean(e.detail))
+
+
+def _texts(result: CheckResult) -> Iterator[str]:
+    yield from (result.summary, result.expected, result.found, result.check, *result.notes)
+    for e in result.evidence:
+        yield e.text
+        yield e.detail
+    nm = result.nearest_miss
+    if nm is not None:
+        yield from (nm.evidence.text, nm.evidence.detail)
+        for d in nm.differences:
+            yield from (d.expected, d.found)
 
 
 def detach(result: CheckResult) -> CheckResult:
@@ -84,21 +100,25 @@ def detach(result: CheckResult) -> CheckResult:
     a cluster. Every text goes through the library's redaction (API keys, tokens, private keys:
     ``AGENTEVAL_NO_REDACT=1`` turns it off), so that no report built from it shows a secret.
     """
+    # One pass of the redaction over all the texts at once (most results hold no secret); only
+    # when it finds one is each text redacted on its own.
+    joined = "\n".join(_texts(result))
+    clean = redact if redact(joined) != joined else _same
     nm = result.nearest_miss
     return attrs.evolve(
         result,
-        summary=redact(result.summary),
-        expected=redact(result.expected),
-        found=redact(result.found),
-        evidence=tuple(_detach_evidence(e) for e in result.evidence),
+        summary=clean(result.summary),
+        expected=clean(result.expected),
+        found=clean(result.found),
+        evidence=tuple(_detach_evidence(e, clean) for e in result.evidence),
         nearest_miss=None
         if nm is None
         else NearestMiss(
-            _detach_evidence(nm.evidence),
-            tuple(Difference(d.path, redact(d.expected), redact(d.found)) for d in nm.differences),
+            _detach_evidence(nm.evidence, clean),
+            tuple(Difference(d.path, clean(d.expected), clean(d.found)) for d in nm.differences),
         ),
-        notes=tuple(redact(n) for n in result.notes),
-        check=redact(result.check),
+        notes=tuple(clean(n) for n in result.notes),
+        check=clean(result.check),
         matched=(),
     )
 
