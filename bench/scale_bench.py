@@ -4,7 +4,8 @@
 
 The pattern of docs/scale.md, measured: a listing of paths in, the health checks on each file,
 one JSON line per transcript out (to a temporary file), nothing held. On generated small
-transcripts of every format (``bench.generate.batch``, made once under ``bench/data``), for:
+transcripts of the benchmark's formats (``bench.generate.batch``, made once under ``bench/data``),
+for:
 
 * ``in-process``: ``jobs=1``, no pool (one worker);
 * ``pool-2``: a local ``ProcessPoolExecutor`` of 2 workers;
