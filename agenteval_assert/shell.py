@@ -11,6 +11,10 @@ binary data) the result is a best effort with ``complete == False`` and the reas
 ``shell_commands(transcript)`` gives every shell command an agent ran, parsed, with its exit
 code where the log records one.
 
+``file_effects(script)`` says which files a command line reads, writes, edits or deletes
+(``sed -i``, ``> f``, ``cp``, ``rm``, ``git checkout -- f``, a patch...), and which of its commands
+may write files it does not name (a script, ``make``): see ``docs/shell.md``.
+
 Examples:
     >>> script = parse_shell("/bin/bash -lc 'cd app && npx storybook tools test run 2>&1 | tail -5'")
     >>> [c.argv for c in script.commands]
@@ -23,6 +27,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from ._shell_files import FileEffect, ShellFileEffects, UnknownWrite, file_effects
 from ._shell_model import Assignment, Command, Expansion, Heredoc, Redirect, ShellScript, Word
 from ._shell_parse import MAX_DEPTH, nested_script_index, parse_shell
 from .model import Location, ToolCall, Transcript
@@ -32,11 +37,15 @@ __all__ = [
     "Assignment",
     "Command",
     "Expansion",
+    "FileEffect",
     "Heredoc",
     "Redirect",
+    "ShellFileEffects",
     "ShellRun",
     "ShellScript",
+    "UnknownWrite",
     "Word",
+    "file_effects",
     "nested_script_index",
     "parse_shell",
     "shell_commands",

@@ -384,6 +384,151 @@ def test_codex_file_change_and_apply_patch() -> None:
     assert c.check_file_written(t, "docs/other.md").status is P
 
 
+def test_a_failed_write_is_not_a_write() -> None:
+    t = (
+        T().user("x")
+        .call("Write", file_path="/etc/x.conf", content="x", error=True,
+              output="EACCES: permission denied, open '/etc/x.conf'")
+        .call("Edit", file_path="src/missing.ts", old_string="a", new_string="b", error=True,
+              output="<tool_use_error>File does not exist.</tool_use_error>")
+        .say("done").done()
+    )
+    assert [(e.op, e.path, e.succeeded) for e in c.file_events(t)] == [
+        ("write", "/etc/x.conf", False), ("edit", "src/missing.ts", False)]
+    r = c.check_file_written(t, "/etc/x.conf")
+    assert r.status is F and r.found == "only 1 failed write"
+    assert "counting successful events only (succeeded=None counts attempts)" in r.notes
+    assert r.evidence[0].text.endswith("write /etc/x.conf, failed")
+    assert c.check_file_edited(t, "src/missing.ts").status is F
+    assert c.check_file_changed(t, "src/missing.ts").status is F
+    assert c.check_file_written(t, "/etc/x.conf", succeeded=None).status is P  # attempts
+    assert c.check_file_written(t, "/etc/x.conf", succeeded=False).status is P  # failed ones
+    ok = c.check_file_not_changed(t, "/etc/x.conf")
+    assert ok.status is P and ok.notes[0].startswith("1 failed attempt not counted as a change")
+    assert c.check_file_not_changed(t, "/etc/x.conf", succeeded=None).status is F
+    with pytest.raises(UsageError):
+        c.check_file_written(t, "x", succeeded="yes")  # type: ignore[arg-type]
+
+
+def test_a_write_without_a_recorded_outcome_is_undecided() -> None:
+    t = T().user("x").call("Write", file_path="a.txt", content="x", answered=False).done()
+    r = c.check_file_written(t, "a.txt")
+    assert r.status is I and r.found == "1 write whose outcome the transcript does not record"
+    assert c.check_file_written(t, "a.txt", succeeded=None).status is P
+    assert c.check_file_not_changed(t, "a.txt").status is I
+
+
+def test_shell_writes_are_file_events_through_the_shell() -> None:
+    t = (
+        T(fmt="codex-exec").user("x")
+        .call("command_execution", kind="shell", command="/bin/bash -lc \"cd /w && sed -i 's/a/b/' src/x.ts\"",
+              exit_code=0)
+        .call("command_execution", kind="shell", command="echo hi > notes.md && cp notes.md docs/ && rm -rf build",
+              exit_code=0)
+        .call("command_execution", kind="shell", command="git checkout -- src/y.ts", exit_code=0)
+        .call("command_execution", kind="shell", command="git restore lib", exit_code=0)
+        .call("command_execution", kind="shell", command="patch -p1 <<'EOF'\n--- a/z.py\n+++ b/z.py\n@@\n-a\n+b\nEOF",
+              exit_code=0)
+        .call("command_execution", kind="shell", command="cat src/x.ts | head -5; sed -n '1,20p' README.md",
+              exit_code=0)
+        .say("done").done()
+    )
+    ev = [(e.op, e.path, e.via, e.succeeded) for e in c.file_events(t)]
+    assert ev == [
+        ("edit", "src/x.ts", "shell", True),
+        ("write", "notes.md", "shell", True), ("read", "notes.md", "shell", True),
+        ("write", "docs/notes.md", "shell", True), ("delete", "build", "shell", True),
+        ("write", "src/y.ts", "shell", True),
+        ("write", "lib", "shell", True),
+        ("edit", "z.py", "shell", True),
+        ("read", "src/x.ts", "shell", None), ("read", "README.md", "shell", True),
+    ]
+    r = c.check_file_not_changed(t, "src/x.ts")
+    assert r.status is F and r.evidence[0].text.endswith("edit src/x.ts (shell: sed -i 's/a/b/' src/x.ts)")
+    assert c.check_file_edited(t, "src/x.ts").found == "#0 edit src/x.ts through the shell"
+    assert c.check_file_changed(t, "build/out/app.js").status is P  # under a directory removed with rm -r
+    assert c.check_file_changed(t, "lib/util.ts").status is P  # git restore of a directory
+    assert c.check_file_written(t, "docs/notes.md").status is P
+    assert c.check_file_read(t, "README.md").status is P
+    # `cat f | head`: the pipeline's status is head's, so the read is not known to have succeeded
+    assert c.check_file_read(t, "src/x.ts").status is I
+    assert c.check_file_read(t, "src/x.ts", succeeded=None).status is P
+    assert c.check_file_not_changed(t, "package.json").status is P
+
+
+def test_shell_outcome_is_attributed_only_where_the_exit_status_speaks_for_the_command() -> None:
+    t = (
+        T(fmt="codex-exec").user("x")
+        .call("command_execution", kind="shell", command="sed -i s/a/b/ a.txt", exit_code=2, error=True)
+        .call("command_execution", kind="shell", command="sed -i s/a/b/ b.txt; echo done", exit_code=0)
+        .call("command_execution", kind="shell", command="sed -i s/a/b/ c.txt && pytest -q", exit_code=1, error=True)
+        .call("command_execution", kind="shell", command="if true; then sed -i s/a/b/ d.txt; fi", exit_code=0)
+        .say("done").done()
+    )
+    assert [(e.path, e.succeeded) for e in c.file_events(t)] == [
+        ("a.txt", False), ("b.txt", None), ("c.txt", None), ("d.txt", None)]
+    assert c.check_file_not_changed(t, "a.txt").status is P  # sed itself failed
+    for path in ("b.txt", "c.txt", "d.txt"):
+        assert c.check_file_not_changed(t, path).status is I, path
+        assert c.check_file_not_changed(t, path, succeeded=None).status is F, path
+
+
+def test_commands_that_may_write_unnamed_files_make_absence_inconclusive() -> None:
+    t = (
+        T(fmt="codex-exec").user("x")
+        .call("command_execution", kind="shell", command="ls src && ./scripts/codegen.sh", exit_code=0)
+        .call("command_execution", kind="shell", command="make build 2>&1 | tail -5", exit_code=0)
+        .say("done").done()
+    )
+    r = c.check_file_not_changed(t, "src/x.ts")
+    assert r.status is I
+    assert r.summary == ("inconclusive: expected 'src/x.ts' not changed, found no change, but 2 commands that may "
+                         "write files it does not name")
+    assert [e.text for e in r.evidence] == [
+        "#0 command_execution(command='ls src && ./scripts/codegen.sh')  runs the script ./scripts/codegen.sh",
+        "#1 command_execution(command='make build 2>&1 | tail -5')  make runs build rules that may write any file",
+    ]
+    assert r.notes[-1] == "pass ignore_unknown_writes=True to accept that these commands left the file alone"
+    assert c.check_file_not_changed(t, "src/x.ts", ignore_unknown_writes=True).status is P
+    plain = T(fmt="codex-exec").user("x").call("command_execution", kind="shell", command="npx tsc --noEmit",
+                                                exit_code=0).say("ok").done()
+    assert c.check_file_not_changed(plain, "src/x.ts").status is P  # a compiler is taken to write nothing
+
+
+def test_gemini_file_tools() -> None:
+    t = (
+        T(fmt="gemini-session").user("x")
+        .call("read_file", kind="file_read", absolute_path="/p/src/main.py")
+        .call("read_many_files", kind="file_read", paths=["docs/a.md", "src/**/*.ts"])
+        .call("write_file", kind="file_write", file_path="/p/out.txt", content="x")
+        .say("done").done()
+    )
+    assert [(e.op, e.path, e.pattern) for e in c.file_events(t)] == [
+        ("read", "/p/src/main.py", False), ("read", "docs/a.md", False), ("read", "src/**/*.ts", True),
+        ("write", "/p/out.txt", False)]
+    assert c.check_file_read(t, "src/main.py").status is P
+    assert c.check_file_read(t, "docs/a.md").status is P
+    assert c.check_file_read(t, "src/ui/button.ts").status is P  # matched by the glob it read
+    assert c.check_file_written(t, "out.txt").status is P
+
+
+def test_editor_tool_commands() -> None:
+    t = (
+        T(fmt="openhands").user("x")
+        .call("str_replace_editor", kind="file_edit", command="view", path="/w/a.py")
+        .call("str_replace_editor", kind="file_edit", command="create", path="/w/b.py", file_text="x")
+        .say("done").done()
+    )
+    assert [(e.op, e.path) for e in c.file_events(t)] == [("read", "/w/a.py"), ("write", "/w/b.py")]
+    assert c.check_file_edited(t, "a.py").status is F  # a view is not an edit
+
+
+def test_file_events_are_extracted_once_per_transcript() -> None:
+    t = T().user("x").call("Read", file_path="a").done()
+    assert c.file_events(t) == c.file_events(t)
+    assert t.derived("checks.file_events", lambda _: None) is not None
+
+
 # -- final response, links, raw text --------------------------------------------------------
 
 

@@ -46,7 +46,10 @@ def test_actions_are_calls_on_their_own_lines_with_no_recorded_outcome() -> None
 def test_checks_on_outcomes_are_inconclusive_the_others_decide() -> None:
     t = aa.load(HISTORY)
     assert C.check_command_ran(t, "git push origin main").passed
-    assert C.check_file_edited(t, "dist/index.js").passed
+    # an edit is a fact of the log, its success is not: counted as an attempt, undecided by default
+    assert C.check_file_edited(t, "dist/index.js", succeeded=None).passed
+    edited = C.check_file_edited(t, "dist/index.js")
+    assert edited.status is Status.INCONCLUSIVE and "outcome the transcript does not record" in edited.summary
     assert C.check_tool_not_called(t, "Bash").passed  # complete: absence can be shown
     for r in (C.check_command_succeeded(t, "git push origin main"), C.check_no_tool_errors(t),
               C.check_tool_failed(t, "shell"), C.check_tool_output(t, "shell", contains="main")):

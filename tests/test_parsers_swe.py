@@ -57,8 +57,10 @@ def test_edit_names_the_file_open_when_it_ran_and_the_shell_model_reads_the_comm
     edit = t.calls("edit")[0]
     assert edit.arguments["path"] == "/klieret__swe-agent-test-repo/tests/missing_colon.py"
     assert edit.arguments["action"].startswith("edit 4:4\n")
-    assert C.check_file_edited(t, "tests/missing_colon.py").passed
-    assert C.check_file_read(t, "tests/missing_colon.py").passed
+    # SWE-agent records no outcome: the attempts count only when asked to
+    assert C.check_file_edited(t, "tests/missing_colon.py", succeeded=None).passed
+    assert C.check_file_read(t, "tests/missing_colon.py", succeeded=None).passed
+    assert C.check_file_edited(t, "tests/missing_colon.py").status is Status.INCONCLUSIVE
     (run,) = shell_commands(t)
     assert run.commands[0].argv == ("python", "tests/missing_colon.py") and run.exit_code is None
 

@@ -121,6 +121,36 @@ expected the same calls in any order [search_products, get_order], found 1 expec
         id="any order: missing and unexpected",
     ),
     pytest.param(
+        lambda: c.check_file_written(
+            T(path="r.jsonl").user("go")
+            .call("Write", file_path="/etc/x.conf", content="x", error=True, output="EACCES: permission denied")
+            .say("ok").done(),
+            "/etc/x.conf",
+        ),
+        """\
+expected '/etc/x.conf' written, found only 1 failed write
+  evidence:
+    r.jsonl:2  #0 Write(file_path='/etc/x.conf', content='x')  [error]  write /etc/x.conf, failed
+  note: counting successful events only (succeeded=None counts attempts)
+  check: file_written('/etc/x.conf')""",
+        id="a failed write is not a write",
+    ),
+    pytest.param(
+        lambda: c.check_file_not_changed(
+            T(path="r.jsonl", fmt="codex-exec").user("go")
+            .call("command_execution", kind="shell", command="cd app && sed -i 's/#2563eb/#7c3aed/' src/theme.ts",
+                  exit_code=0)
+            .say("ok").done(),
+            "src/theme.ts",
+        ),
+        """\
+expected 'src/theme.ts' not changed, found 1 change
+  evidence:
+    r.jsonl:2  #0 command_execution(command="cd app && sed -i 's/#2563eb/#7c3aed/' src/theme.ts")  edit src/theme.ts (shell: sed -i 's/#2563eb/#7c3aed/' src/theme.ts)
+  check: file_not_changed('src/theme.ts')""",
+        id="a shell write is a change",
+    ),
+    pytest.param(
         lambda: c.check_budget(shop(), max_tokens=1000),
         """\
 inconclusive: expected at most 1000 tokens, found no tokens recorded in the log

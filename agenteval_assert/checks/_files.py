@@ -14,8 +14,8 @@ import regex
 from ..exceptions import UsageError
 from ..matchers import Matcher
 from ..model import ToolCall, Transcript
-from ..results import CheckResult, Evidence, short_repr
-from ._common import _echo, _fail, _guarded, _negative, _pass, _plural, _pool
+from ..results import CheckResult, Evidence, Status, short_repr
+from ._common import _check_bool, _echo, _fail, _guarded, _negative, _pass, _plural, _Shown
 
 __all__ = [
     "FileEvent",
@@ -30,11 +30,42 @@ __all__ = [
 
 @attrs.define(frozen=True)
 class FileEvent:
-    """A file the agent read, wrote, edited or deleted, and the call that did it."""
+    """A file the agent read, wrote, edited or deleted, and the call that did it.
+
+    Attributes:
+        op: ``read``, ``write`` (created or overwritten), ``edit`` (changed in place) or ``delete``.
+        path: the path as the call names it.
+        call: the tool call.
+        succeeded: ``True`` when the call succeeded, ``False`` when it failed (an error result, a
+            non-zero exit code, a declined call), ``None`` when the log does not tell (no result,
+            a format that records no outcome, a shell command whose exit status belongs to
+            another command of the line).
+        via: ``"tool"`` (a file tool, a patch) or ``"shell"`` (read from a shell command:
+            ``sed -i``, ``> f``, ``cat f``...).
+        command: for a shell event, the simple command that has the effect.
+        pattern: *path* is an unquoted shell glob (``src/*.ts``): it stands for every file it matches.
+        recursive: the event covers everything under *path* (``rm -r dir``, ``git checkout -- .``).
+    """
 
     op: Literal["read", "write", "edit", "delete"]
     path: str
     call: ToolCall
+    succeeded: bool | None = None
+    via: Literal["tool", "shell"] = "tool"
+    command: str | None = None
+    pattern: bool = False
+    recursive: bool = False
+
+    def describe(self) -> str:
+        """``edit src/x.ts (shell: sed -i s/a/b/ src/x.ts), failed``."""
+        text = f"{self.op} {self.path}"
+        if self.via == "shell":
+            text += f" (shell: {short_repr(self.command, 100)[1:-1] if self.command else 'command'})"
+        if self.succeeded is False:
+            text += ", failed"
+        elif self.succeeded is None:
+            text += ", outcome not recorded"
+        return text
 
 
 _PATCH_HEADER = regex.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", regex.M)
@@ -42,69 +73,132 @@ _PATCH_OPS: dict[str, Literal["write", "edit", "delete"]] = {"Add": "write", "Up
 _CHANGE_OPS: dict[str, Literal["write", "edit", "delete"]] = {
     "add": "write", "create": "write", "update": "edit", "modify": "edit", "delete": "delete", "remove": "delete",
 }
+#: ``str_replace_editor`` / ``str_replace_based_edit_tool`` commands (OpenHands, Anthropic, SWE-agent).
+_EDITOR_OPS: dict[str, Literal["read", "write", "edit"]] = {
+    "view": "read", "create": "write", "str_replace": "edit", "insert": "edit", "undo_edit": "edit",
+}
+_GLOB = frozenset("*?[")
 
 
-def _patch_events(text: str, call: ToolCall) -> Iterator[FileEvent]:
+def _tool_outcome(c: ToolCall) -> bool | None:
+    """Whether the call succeeded: ``None`` when the log does not tell."""
+    if c.status == "declined":
+        return False  # never ran
+    if c.result is None:
+        if c.status == "completed":
+            return True
+        return False if c.status in ("failed", "interrupted") else None
+    if not c.outcome_recorded:
+        return None
+    return not c.is_error
+
+
+def _shell_outcome(c: ToolCall, ok_means_done: bool, failure_means_not_done: bool) -> bool | None:
+    """Whether one command of a command line succeeded, from the line's outcome."""
+    whole = _tool_outcome(c)
+    if whole is True:
+        return True if ok_means_done else None
+    if whole is False:
+        return False if (failure_means_not_done or c.status == "declined") else None
+    return None
+
+
+def _patch_events(text: str, call: ToolCall, outcome: bool | None, via: Literal["tool", "shell"]) -> Iterator[FileEvent]:
     for m in _PATCH_HEADER.finditer(text):
         if m.group(1):
-            yield FileEvent(_PATCH_OPS[m.group(1)], m.group(2), call)
+            yield FileEvent(_PATCH_OPS[m.group(1)], m.group(2), call, outcome, via)
         else:
-            yield FileEvent("write", m.group(3), call)
+            yield FileEvent("write", m.group(3), call, outcome, via)
 
 
-def _redirections(command: str, call: ToolCall) -> Iterator[FileEvent]:
-    """Files written by output redirections (``> f`` write, ``>> f`` edit) and ``tee``."""
-    from ..shell import parse_shell  # never raises: a best effort on malformed input
+@attrs.define(frozen=True)
+class _FileIndex:
+    """Every file event of a transcript, and the commands that may write unnamed files."""
 
-    for cmd in parse_shell(command).walk():
-        for r in cmd.redirects:
-            target = r.writes_file
-            if target is None or target.startswith(("/dev/", "&")):
-                continue
-            yield FileEvent("edit" if r.op in (">>", "&>>") else "write", target, call)
-        if cmd.name == "tee":
-            args = list(cmd.argv[1:])
-            append = "-a" in args or "--append" in args
-            for a in args:
-                if not a.startswith("-") and not a.startswith("/dev/"):
-                    yield FileEvent("edit" if append else "write", a, call)
+    events: tuple[FileEvent, ...]
+    unknown_writes: tuple[tuple[ToolCall, str, str], ...]  # call, command text, reason
+
+
+def _tool_events(c: ToolCall) -> list[FileEvent]:
+    args = c.arguments
+    ok = _tool_outcome(c)
+    out: list[FileEvent] = []
+    op: Literal["read", "write", "edit", "delete"] = {"file_read": "read", "file_write": "write"}.get(
+        c.kind, "edit")  # type: ignore[assignment]
+    command = args.get("command")
+    if isinstance(command, str) and command in _EDITOR_OPS and isinstance(args.get("path"), str):
+        return [FileEvent(_EDITOR_OPS[command], args["path"], c, ok)]
+    for key in ("file_path", "absolute_path", "path", "notebook_path", "filePath", "target_file"):
+        path = args.get(key)
+        if isinstance(path, str) and path:
+            return [FileEvent(op, path, c, ok)]
+    paths = args.get("paths")  # Gemini read_many_files: files, directories or globs
+    if isinstance(paths, list) and any(isinstance(p, str) for p in paths):
+        return [FileEvent(op, p, c, ok, pattern=bool(_GLOB & set(p))) for p in paths if isinstance(p, str) and p]
+    changes = args.get("changes")
+    if isinstance(changes, list):
+        for ch in changes:
+            if isinstance(ch, Mapping) and isinstance(ch.get("path"), str):
+                k = ch.get("kind")
+                if isinstance(k, Mapping):
+                    k = k.get("type")
+                out.append(FileEvent(_CHANGE_OPS.get(str(k), "edit"), ch["path"], c, ok))
+        return out
+    texts = [v for v in (c.raw_arguments, args.get("input"), args.get("patch"), args.get("value")) if isinstance(v, str)]
+    for text in texts:
+        out.extend(_patch_events(text, c, ok, "tool"))
+    return out
+
+
+def _shell_events(c: ToolCall, text: str) -> tuple[list[FileEvent], list[tuple[ToolCall, str, str]]]:
+    from ..shell import file_effects, parse_shell  # never raises: a best effort on malformed input
+
+    if "*** Begin Patch" in text:  # Codex's apply_patch through the shell
+        return list(_patch_events(text, c, _tool_outcome(c), "shell")), []
+    found = file_effects(parse_shell(text))
+    events = [
+        FileEvent(e.op, e.path, c, _shell_outcome(c, e.ok_means_done, e.failure_means_not_done), "shell",
+                  e.command.text, e.pattern, e.recursive)
+        for e in found.effects
+    ]
+    unknown = [(c, u.command.text, u.reason) for u in found.unknown_writes if c.status != "declined"]
+    return events, unknown
+
+
+def _build_file_index(t: Transcript) -> _FileIndex:
+    events: list[FileEvent] = []
+    unknown: list[tuple[ToolCall, str, str]] = []
+    for c in t.all_tool_calls:
+        if c.kind in ("file_read", "file_write", "file_edit"):
+            events.extend(_tool_events(c))
+        elif c.kind == "shell" and c.command:
+            ev, un = _shell_events(c, c.command)
+            events.extend(ev)
+            unknown.extend(un)
+    return _FileIndex(tuple(events), tuple(unknown))
+
+
+def _file_index(t: Transcript) -> _FileIndex:
+    """Every file event of *t*, extracted once and kept with the transcript."""
+    return t.derived("checks.file_events", _build_file_index)
 
 
 def file_events(t: Transcript, *, include_subagents: bool = True) -> list[FileEvent]:
-    """Every file read/write/edit/delete the transcript shows, in order.
+    """Every file read/write/edit/delete the transcript shows, in order, with its outcome.
 
-    Sources: Claude ``Read``/``Write``/``Edit``/``MultiEdit``/``NotebookEdit`` (``file_path``),
-    Codex ``file_change`` (``changes[].path`` and kind), ``apply_patch`` patch headers (in
-    arguments, or a shell here-doc), and shell output redirections where the shell parser
-    understands the command.
+    Sources: file tools (Claude ``Read``/``Write``/``Edit``/``MultiEdit``/``NotebookEdit``
+    ``file_path``; Gemini ``read_file`` ``absolute_path``, ``read_many_files`` ``paths``,
+    ``write_file``/``replace`` ``file_path``; ``str_replace_editor`` ``command`` + ``path``;
+    other agents' ``path``), Codex ``file_change`` (``changes[].path`` and kind), ``apply_patch``
+    patch headers (in arguments, or a shell here-doc), and shell commands read through the shell
+    model (``agenteval_assert.shell.file_effects``): reads (``cat``, ``sed -n``, ``head``...) and
+    writes (``sed -i``, ``> f``, ``tee``, ``cp``/``mv``, ``rm``, ``git checkout -- f``, patches),
+    marked ``via="shell"``. Computed once per transcript.
     """
-    out: list[FileEvent] = []
-    for c in _pool(t, include_subagents):
-        args = c.arguments
-        if c.kind in ("file_read", "file_write", "file_edit"):
-            op: Literal["read", "write", "edit"] = {"file_read": "read", "file_write": "write", "file_edit": "edit"}[c.kind]  # type: ignore[assignment]
-            path = args.get("file_path", args.get("path", args.get("notebook_path")))
-            if isinstance(path, str):
-                out.append(FileEvent(op, path, c))
-                continue
-            changes = args.get("changes")
-            if isinstance(changes, list):
-                for ch in changes:
-                    if isinstance(ch, Mapping) and isinstance(ch.get("path"), str):
-                        k = ch.get("kind")
-                        if isinstance(k, Mapping):
-                            k = k.get("type")
-                        out.append(FileEvent(_CHANGE_OPS.get(str(k), "edit"), ch["path"], c))
-                continue
-            texts = [v for v in (c.raw_arguments, args.get("input"), args.get("patch"), args.get("value")) if isinstance(v, str)]
-            for text in texts:
-                out.extend(_patch_events(text, c))
-        elif c.kind == "shell" and c.command:
-            if "*** Begin Patch" in c.command:
-                out.extend(_patch_events(c.command, c))
-            elif ">" in c.command or "tee" in c.command:
-                out.extend(_redirections(c.command, c))
-    return out
+    events = _file_index(t).events
+    if include_subagents:
+        return list(events)
+    return [e for e in events if e.call.agent_id is None]
 
 
 def _path_matcher(path: str | Matcher) -> Callable[[str], bool]:
@@ -124,20 +218,88 @@ def _path_matcher(path: str | Matcher) -> Callable[[str], bool]:
     return fits
 
 
+def _covers(e: FileEvent, fits: Callable[[str], bool], path: str | Matcher) -> bool:
+    """The event concerns the file *path*: its path fits, or *path* is under a recursive event
+    (``rm -r src``), or matches a glob event (``sed -i … src/*.ts``)."""
+    if fits(e.path):
+        return True
+    if not isinstance(path, str) or not (e.pattern or e.recursive):
+        return False
+    want = os.path.normpath(path.replace("\\", "/")).replace("\\", "/")
+    parts = want.split("/")
+    if e.pattern:
+        pat = e.path.replace("\\", "/")
+        tail = "/".join(pat.split("/")[-len(parts):])
+        return fnmatch.fnmatchcase(want, pat) or fnmatch.fnmatchcase(want, tail)
+    root = os.path.normpath(e.path.replace("\\", "/")).replace("\\", "/")
+    if root in (".", ""):
+        return not want.startswith("/")
+    if want.startswith(root.rstrip("/") + "/"):
+        return True
+    for k in range(1, len(parts)):
+        prefix = "/".join(parts[:k])
+        if prefix and (root == prefix or root.endswith("/" + prefix)):
+            return True
+    return False
+
+
+_COUNTING = {
+    True: "successful events only (succeeded=None counts attempts)",
+    False: "failed events only",
+    None: "every attempt, successful or not",
+}
+
+
+def _check_succeeded(succeeded: object) -> None:
+    if succeeded not in (True, False, None):
+        raise UsageError(f"succeeded must be True, False or None, got {succeeded!r}")
+
+
+def _outcome_filter(events: list[FileEvent], succeeded: bool | None) -> tuple[list[FileEvent], list[FileEvent]]:
+    """The events that count, and those whose outcome is not recorded (they might count)."""
+    if succeeded is None:
+        return events, []
+    hits = [e for e in events if e.succeeded is succeeded]
+    unknown = [e for e in events if e.succeeded is None]
+    return hits, unknown
+
+
+def _ev(e: FileEvent) -> Evidence:
+    return Evidence.from_call(e.call, e.describe())
+
+
 def _file_check(
-    name: str, t: Transcript, path: str | Matcher, ops: tuple[str, ...], verb: str, include_subagents: bool
+    name: str, t: Transcript, path: str | Matcher, ops: tuple[str, ...], verb: str, include_subagents: bool,
+    succeeded: bool | None,
 ) -> CheckResult:
+    _check_succeeded(succeeded)
     fits = _path_matcher(path)
     events = file_events(t, include_subagents=include_subagents)
-    hits = [e for e in events if e.op in ops and fits(e.path)]
-    echo = _echo(name, path)
+    mine = [e for e in events if e.op in ops and _covers(e, fits, path)]
+    hits, unknown = _outcome_filter(mine, succeeded)
+    echo = _echo(name, path, succeeded=None if succeeded is True else _Shown(repr(succeeded)))
     expected = f"{short_repr(path, 120)} {verb}"
+    counting = f"counting {_COUNTING[succeeded]}"
     if hits:
-        return _pass(name, expected, f"#{hits[0].call.index} {hits[0].op} {hits[0].path}", echo,
-                     [Evidence.from_call(e.call, f"{e.op} {e.path}") for e in hits], tuple(e.call for e in hits))
-    same_path = [e for e in events if fits(e.path)]
+        first = hits[0]
+        via = " through the shell" if first.via == "shell" else ""
+        return _pass(name, expected, f"#{first.call.index} {first.op} {first.path}{via}", echo,
+                     [_ev(e) for e in hits], tuple(e.call for e in hits),
+                     notes=[counting] if len(hits) != len(mine) else [])
+    if unknown:
+        found = f"{_plural(len(unknown), verb_noun(ops))} whose outcome the transcript does not record"
+        return CheckResult(
+            name=name, status=Status.INCONCLUSIVE, summary=f"inconclusive: expected {expected}, found {found}",
+            expected=expected, found=found, evidence=tuple(_ev(e) for e in unknown),
+            notes=(counting, "pass succeeded=None to count these attempts"), check=echo,
+        )
+    if mine:
+        kind = "failed" if succeeded is True else "successful"
+        found = f"only {_plural(len(mine), kind + ' ' + verb_noun(ops))}"
+        return _fail(name, t, expected, found, echo, [_ev(e) for e in mine], notes=[counting])
+    same_path = [e for e in events if _covers(e, fits, path)]
     others = [e for e in events if e.op in ops]
-    ev = [Evidence.from_call(e.call, f"{e.op} {e.path}") for e in (same_path or others)]
+    ev = [_ev(e) for e in (same_path or others)]
     verbs = {"read": "read", "write": "written", "edit": "edited", "delete": "deleted"}
     found = (f"it was only {' and '.join(sorted({verbs[e.op] for e in same_path}))}" if same_path else
              f"{_plural(len(others), 'other file')} {verb}" if others else f"no file {verb}")
@@ -149,42 +311,103 @@ def _file_check(
     return _fail(name, t, expected, found, echo, ev, notes=notes)
 
 
+def verb_noun(ops: tuple[str, ...]) -> str:
+    """``read`` / ``write`` / ``change``: what one event of *ops* is called."""
+    return ops[0] if len(ops) == 1 else "change"
+
+
 @_guarded("file_read")
-def check_file_read(t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True) -> CheckResult:
-    """The agent read the file (a path equal to, or ending in ``/``+*path*; globs allowed)."""
-    return _file_check("file_read", t, path, ("read",), "read", include_subagents)
+def check_file_read(
+    t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True, succeeded: bool | None = True
+) -> CheckResult:
+    """The agent read the file (a path equal to, or ending in ``/``+*path*; globs allowed).
+
+    Counts successful reads (``succeeded=None``: every attempt; ``False``: failed ones); shell
+    reads (``cat``, ``sed -n``, ``head``...) count, marked as made through the shell.
+    """
+    return _file_check("file_read", t, path, ("read",), "read", include_subagents, succeeded)
 
 
 @_guarded("file_written")
-def check_file_written(t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True) -> CheckResult:
-    """The agent wrote (created or overwrote) the file."""
-    return _file_check("file_written", t, path, ("write",), "written", include_subagents)
+def check_file_written(
+    t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True, succeeded: bool | None = True
+) -> CheckResult:
+    """The agent wrote (created or overwrote) the file; a failed write does not count unless
+    ``succeeded=None``."""
+    return _file_check("file_written", t, path, ("write",), "written", include_subagents, succeeded)
 
 
 @_guarded("file_edited")
-def check_file_edited(t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True) -> CheckResult:
-    """The agent edited the file in place (Edit/MultiEdit, a patch update, ``>>``)."""
-    return _file_check("file_edited", t, path, ("edit",), "edited", include_subagents)
+def check_file_edited(
+    t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True, succeeded: bool | None = True
+) -> CheckResult:
+    """The agent edited the file in place (Edit/MultiEdit, a patch update, ``>>``, ``sed -i``)."""
+    return _file_check("file_edited", t, path, ("edit",), "edited", include_subagents, succeeded)
 
 
 @_guarded("file_changed")
-def check_file_changed(t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True) -> CheckResult:
+def check_file_changed(
+    t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True, succeeded: bool | None = True
+) -> CheckResult:
     """The agent wrote, edited or deleted the file."""
-    return _file_check("file_changed", t, path, ("write", "edit", "delete"), "changed", include_subagents)
+    return _file_check("file_changed", t, path, ("write", "edit", "delete"), "changed", include_subagents, succeeded)
 
 
 @_guarded("file_not_changed")
 def check_file_not_changed(
-    t: Transcript, path: str | Matcher, /, *, include_subagents: bool = True, assume_complete: bool = False
+    t: Transcript,
+    path: str | Matcher,
+    /,
+    *,
+    include_subagents: bool = True,
+    assume_complete: bool = False,
+    succeeded: bool | None = True,
+    ignore_unknown_writes: bool = False,
 ) -> CheckResult:
-    """The agent did not write, edit or delete the file. INCONCLUSIVE on a partial transcript."""
+    """The agent did not write, edit or delete the file.
+
+    A failed attempt is not a change (``succeeded=None`` counts every attempt). INCONCLUSIVE on
+    a partial transcript, on a change whose outcome is not recorded, and when a command may have
+    written files it does not name (a script, ``make``: ``ignore_unknown_writes=True`` accepts
+    them).
+    """
+    _check_succeeded(succeeded)
+    _check_bool("ignore_unknown_writes", ignore_unknown_writes)
     fits = _path_matcher(path)
-    hits = [e for e in file_events(t, include_subagents=include_subagents)
-            if e.op != "read" and fits(e.path)]
-    echo = _echo("file_not_changed", path)
+    changes = [e for e in file_events(t, include_subagents=include_subagents)
+               if e.op != "read" and _covers(e, fits, path)]
+    hits, unknown = _outcome_filter(changes, succeeded)
+    echo = _echo("file_not_changed", path, succeeded=None if succeeded is True else _Shown(repr(succeeded)))
     expected = f"{short_repr(path, 120)} not changed"
+    counting = f"counting {_COUNTING[succeeded]}"
     if hits:
         return _fail("file_not_changed", t, expected, f"{_plural(len(hits), 'change')}", echo,
-                     [Evidence.from_call(e.call, f"{e.op} {e.path}") for e in hits], positive=False)
+                     [_ev(e) for e in hits], positive=False,
+                     notes=[counting] if len(hits) != len(changes) else [])
+    notes = []
+    skipped = [e for e in changes if e not in unknown]
+    if skipped:
+        notes.append(f"{_plural(len(skipped), 'failed attempt')} not counted as a change: {counting}")
+    if unknown:
+        found = f"{_plural(len(unknown), 'change')} whose outcome the transcript does not record"
+        return CheckResult(
+            name="file_not_changed", status=Status.INCONCLUSIVE,
+            summary=f"inconclusive: expected {expected}, found {found}", expected=expected, found=found,
+            evidence=tuple(_ev(e) for e in unknown),
+            notes=(*notes, "pass succeeded=None to count these attempts as changes"), check=echo,
+        )
+    opaque = [] if ignore_unknown_writes else [
+        u for u in _file_index(t).unknown_writes if include_subagents or u[0].agent_id is None]
+    if opaque:
+        found = f"{_plural(len(opaque), 'command')} that may write files it does not name"
+        return CheckResult(
+            name="file_not_changed", status=Status.INCONCLUSIVE,
+            summary=f"inconclusive: expected {expected}, found no change, but {found}",
+            expected=expected, found=found,
+            evidence=tuple(Evidence.from_call(c, reason) for c, _, reason in opaque),
+            notes=(*notes, "pass ignore_unknown_writes=True to accept that these commands left the file alone"),
+            check=echo,
+        )
     return _negative("file_not_changed", t, assume_complete=assume_complete, expected=expected,
-                     found="no change", check=echo)
+                     found="no change", check=echo, notes=notes,
+                     evidence=[_ev(e) for e in changes])
