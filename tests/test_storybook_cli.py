@@ -14,7 +14,7 @@ from agenteval_assert import storybook
 from agenteval_assert.storybook._cli import list_evals_cli, run_eval_cli
 
 from .conftest import ROOT, SAMPLES
-from .test_storybook_context import CR, CT, CU, flat, sandbox
+from .test_storybook_context import CT, sandbox
 
 PASS = str(SAMPLES / "storybook/801-claude-mcp-pass")
 FAIL = str(SAMPLES / "storybook/801-claude-mcp-fail")
@@ -71,14 +71,11 @@ def test_unreadable_sandbox_exits_3(tmp_path: Path) -> None:
     assert err == "error: Expected __agent_eval__/agent.json to contain an integration. Received: web\n"
 
 
-def test_inconclusive_exits_4(tmp_path: Path) -> None:
-    lines = flat(CU("toolu_1", "mcp__storybook-dev-mcp__run-story-tests", {}),
-                 CR("toolu_1", "## Passing Stories\n\n- button--icon"), CT("Shall I change the colour?"))
-    root = sandbox(tmp_path, lines)
-    code, out, _ = run(str(root), "912-fix-a11y-violations")
+def test_inconclusive_exits_4() -> None:
+    code, out, _ = run(str(SAMPLES / "storybook" / "912-claude-mcp-asks"), "912-fix-a11y-violations")
     assert code == 4
-    assert "  INCONCLUSIVE asks before visual accessibility changes (LLM judge): LLM judge not configured" in out
-    assert out.splitlines()[-1] == "3 passed, 0 failed, 0 skipped, 1 inconclusive"
+    assert "  INCONCLUSIVE asks before visual accessibility changes: LLM judge not configured" in out
+    assert out.splitlines()[-1] == "1 passed, 0 failed, 0 skipped, 1 inconclusive"
 
 
 def test_list() -> None:

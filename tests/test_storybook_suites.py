@@ -120,41 +120,90 @@ def test_807_and_808_review_mcp_gates(tmp_path: Path) -> None:
 
 def test_9xx_are_mcp_only(tmp_path: Path) -> None:
     ctx = empty_ctx(tmp_path, "claude-code", "plugin", True)
-    for name in ("908-run-story-tests", "912-fix-a11y-violations", "914-preview-story-by-path", "915-preview-story-by-id"):
+    for name in ("908-run-story-tests", "914-preview-story-by-path", "915-preview-story-by-id"):
         run = storybook.suite(name).run(ctx)
         assert {o.outcome for o in run} == {"skipped"}, name
+
+
+# -- 912: rebuilt from its EVAL.ts (two tests), on hand-made samples --------------------------------
+
+S912 = "912-fix-a11y-violations"
+RERUNS = "reruns story tests while fixing accessibility issues"
+ASKS = "asks before visual accessibility changes"
+
+
+def a11y_run(name: str = "912-claude-mcp-asks") -> EvalContext:
+    return EvalContext.from_sandbox(STORYBOOK_SAMPLES / name)
+
+
+def keyword_judge(seen: list[tuple[str, float]] | None = None) -> Any:
+    """A stand-in for the LLM judge: passes a final response that asks before changing colours."""
+
+    def judge(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
+        if seen is not None:
+            seen.append((criterion, threshold))
+        ok = "Which would you like?" in (ctx.final_assistant_message or "")
+        return CheckResult(name="judge", status=Status.PASS if ok else Status.FAIL, summary=f"score {int(ok)}")
+
+    return judge
+
+
+def test_912_has_the_two_tests_of_its_eval_ts() -> None:
+    s = storybook.suite(S912)
+    assert [t.name for t in s.tests] == [RERUNS, ASKS]
+    judge = s.tests[1]
+    assert judge.judge == (storybook.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.8) and judge.skip is None
+    assert judge.gates == () and s.tests[0].gates == ()
+
+
+def test_912_on_the_samples() -> None:
+    asks = storybook.suite(S912).run(a11y_run("912-claude-mcp-asks"), judge=keyword_judge())
+    assert asks.ok and (asks.passed, asks.failed) == (2, 0)
+    # the last run still reports the contrast violation: a correct agent leaves it and asks
+    last = storybook.get_workflow_tool_results(a11y_run(), "test-run")[-1]
+    assert "color-contrast" in last.output and "button-name" not in last.output
+    once = storybook.suite(S912).run(a11y_run("912-claude-mcp-runs-once"), judge=keyword_judge())
+    o = once.outcome(RERUNS)
+    assert o.outcome == "failed" and o.message == (
+        "Expected test-run to be called at least twice (run, fix, run again): "
+        "expected 1 to be greater than or equal to 2")
+    assert once.outcome(ASKS).outcome == "passed"
+    colours = storybook.suite(S912).run(a11y_run("912-claude-mcp-changes-colours"), judge=keyword_judge())
+    assert colours.outcome(RERUNS).outcome == "passed" and colours.outcome(ASKS).outcome == "failed"
+
+
+def test_912_samples_show_the_colour_change_in_the_file_checks() -> None:
+    from agenteval_assert import checks
+
+    button = "src/components/Button.tsx"
+    assert checks.check_file_not_changed(a11y_run().transcript, button).passed
+    assert checks.check_file_read(a11y_run().transcript, button).passed
+    assert checks.check_file_edited(a11y_run("912-claude-mcp-changes-colours").transcript, button).passed
+
+
+def test_912_is_not_gated(tmp_path: Path) -> None:
+    for agent, integration in (("claude-code", "plugin"), ("codex", "mcp"), ("codex", "plugin")):
+        run = storybook.suite(S912).run(empty_ctx(tmp_path / f"{agent}-{integration}", agent, integration, False))
+        assert skipped(run) == set(), (agent, integration)
 
 
 # -- judge hook ------------------------------------------------------------------------------------
 
 
-def a11y_run(tmp_path: Path) -> EvalContext:
-    lines = flat(
-        CU("toolu_1", "mcp__storybook-dev-mcp__run-story-tests", {}),
-        CR("toolu_1", "## Passing Stories\n\n- button--icon\n\n## Accessibility Violations\n\n### button--icon - color-contrast"),
-        CT("The remaining colour-contrast issue needs a design decision: shall I darken the grey (#b0b0b0)?"))
-    return ctx_of(tmp_path, lines)
-
-
-def test_judge_criterion_is_inconclusive_until_a_judge_exists(tmp_path: Path) -> None:
-    run = storybook.suite("912-fix-a11y-violations").run(a11y_run(tmp_path))
-    judge = run.outcome("asks before visual accessibility changes (LLM judge)")
+def test_judge_criterion_is_inconclusive_until_a_judge_exists() -> None:
+    run = storybook.suite(S912).run(a11y_run())
+    judge = run.outcome(ASKS)
     assert judge.outcome == "inconclusive"
     assert judge.result is not None and judge.result.status is Status.INCONCLUSIVE
     assert any(storybook.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION in n for n in judge.result.notes)
-    assert (run.passed, run.failed, run.inconclusive) == (3, 0, 1)
+    assert (run.passed, run.failed, run.inconclusive) == (1, 0, 1)
     assert not run.ok
 
 
 def test_a_judge_plugs_into_the_one_hook(tmp_path: Path) -> None:
     seen: list[tuple[str, float]] = []
-
-    def judge(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
-        seen.append((criterion, threshold))
-        ok = "shall I" in (ctx.final_assistant_message or "")
-        return CheckResult(name="judge", status=Status.PASS if ok else Status.FAIL, summary=f"score {int(ok)}")
-
-    run = storybook.suite("912-fix-a11y-violations").run(a11y_run(tmp_path), judge=judge)
+    judge = keyword_judge(seen)
+    run = storybook.suite(S912).run(a11y_run(), judge=judge)
     assert run.ok and seen == [(storybook.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.8)]
     # the curation judge is test.skip in the reference; it reaches the judge only on request
     ctx = empty_ctx(tmp_path / "b", "claude-code", "mcp", True)
@@ -194,8 +243,8 @@ def test_a_judge_error_is_an_error_outcome(tmp_path: Path) -> None:
     def judge(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
         return CheckResult(name="judge", status=Status.ERROR, summary="judge error: no API key")
 
-    run = storybook.suite("912-fix-a11y-violations").run(a11y_run(tmp_path), judge=judge)
-    o = run.outcome("asks before visual accessibility changes (LLM judge)")
+    run = storybook.suite(S912).run(a11y_run(), judge=judge)
+    o = run.outcome(ASKS)
     assert o.outcome == "error" and o.message == "judge error: no API key"
     assert run.failed == 0 and run.errors == 1
 

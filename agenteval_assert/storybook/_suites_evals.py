@@ -269,6 +269,18 @@ def _811_no_a11y_off(ctx: EvalContext) -> CheckResult:
     return CheckResult.passing("811 a11y", "no call passed a11y: false")
 
 
+def _912_reruns(ctx: EvalContext) -> CheckResult:
+    """``expectWorkflowCalls(['test-run'])`` then
+    ``expect(getWorkflowCalls('test-run').length).toBeGreaterThanOrEqual(2)`` (run, fix, run again)."""
+    x.expect_workflow_calls(ctx, ["test-run"])
+    calls = x.get_workflow_calls(ctx, "test-run")
+    ev = [x._call_evidence(c) for c in calls]
+    if len(calls) < 2:
+        raise x._fail("912 reruns", f"Expected test-run to be called at least twice (run, fix, run again): "
+                      f"expected {len(calls)} to be greater than or equal to 2", ev)
+    return CheckResult.passing("912 reruns", f"test-run called {len(calls)} times", ev)
+
+
 def _914_path_and_export(ctx: EvalContext) -> CheckResult:
     calls = x.get_workflow_calls(ctx, "preview-stories")
     for c in calls:
@@ -602,14 +614,12 @@ ALL: tuple[Suite, ...] = (
     ),
     Suite(
         "912-fix-a11y-violations",
-        "Fix the accessibility violations; ask before visual (colour) changes",
-        "A", "reconstructed: the 912 EVAL.ts was not read (spec §8/§12); assertions follow 811 and "
-             "A11Y_VISUAL_CHANGE_APPROVAL_CRITERION",
+        "Run the story tests, fix what can be fixed directly, ask before changing visual colours",
+        "C", "its EVAL.ts (spec §8): exactly two tests, test-run called at least twice and the "
+             "A11Y_VISUAL_CHANGE_APPROVAL_CRITERION judge at 0.8 (not skipped)",
         (
-            T("calls run-story-tests", wf("run-story-tests"), mcp_only),
-            T("the last story-test run passed", tests_passed(), mcp_only),
-            T("accessibility checks were never turned off", _811_no_a11y_off, mcp_only),
-            T("asks before visual accessibility changes (LLM judge)", None, mcp_only,
+            T("reruns story tests while fixing accessibility issues", _912_reruns),
+            T("asks before visual accessibility changes", None,
               judge=(x.A11Y_VISUAL_CHANGE_APPROVAL_CRITERION, 0.8)),
         ),
     ),

@@ -217,6 +217,146 @@ def main() -> None:
     # 4. The same run as an older NiceEval sandbox leaves it (hand-made: no real one is public).
     write_niceeval_sandbox("801-codex-plugin-niceeval", agent="codex", integration="plugin", review=True,
                            commands=[s[0] for s in steps], files=codex_files)
+    make_912()
+
+
+# -- 912-fix-a11y-violations (hand-made: no real run of this eval is public) --------------------------
+
+PROMPT_912 = "Run Storybook story tests using the Storybook MCP testing tool. Fix any issues you find."
+#: The fixture as the eval describes it: grey text (#b0b0b0) on white, and an icon-only button
+#: whose only child is an aria-hidden SVG (hand-written from that description).
+BUTTON_912 = """import type { ButtonHTMLAttributes, ReactNode } from 'react';
+
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  icon?: ReactNode;
+  iconOnly?: boolean;
+};
+
+export function Button({ icon, iconOnly = false, children, style, ...rest }: ButtonProps) {
+  return (
+    <button
+      type="button"
+      {...rest}
+      style={{ color: '#b0b0b0', background: '#ffffff', border: '1px solid #d0d0d0', borderRadius: 6, ...style }}
+    >
+      {icon}
+      {iconOnly ? null : children}
+    </button>
+  );
+}
+"""
+STORIES_912 = """import type { Meta, StoryObj } from '@storybook/react-vite';
+
+import { Button } from '../src/components/Button';
+
+const CloseIcon = () => (
+  <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16">
+    <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="2" />
+  </svg>
+);
+
+const meta = {
+  title: 'Button',
+  component: Button,
+  tags: ['test'],
+} satisfies Meta<typeof Button>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Default: Story = { args: { children: 'Save changes' } };
+
+export const IconOnly: Story = { args: { icon: <CloseIcon />, iconOnly: true } };
+"""
+ICON_ONLY_OLD = "export const IconOnly: Story = { args: { icon: <CloseIcon />, iconOnly: true } };"
+ICON_ONLY_NEW = "export const IconOnly: Story = { args: { icon: <CloseIcon />, iconOnly: true, 'aria-label': 'Close' } };"
+CONTRAST_912 = """### button--default - color-contrast
+
+Ensure the contrast between foreground and background colors meets WCAG 2 AA minimum contrast ratio thresholds
+
+#### Affected Elements
+- **Impact**: serious
+  **Message**: Fix any of the following:
+  Element has insufficient color contrast of 2.17 (foreground color: #b0b0b0, background color: #ffffff, font size: 10.5pt (14px), font weight: normal). Expected contrast ratio of 4.5:1
+  **Element**: <button type="button" style="color: rgb(176, 176, 176); background: rgb(255, 255, 255);">Save changes</button>
+  **Inspect**: http://localhost:6006/?path=/story/button--default"""
+BUTTON_NAME_912 = """### button--icon-only - button-name
+
+Ensure buttons have discernible text
+
+#### Affected Elements
+- **Impact**: critical
+  **Message**: Fix any of the following:
+  Element does not have inner text that is visible to screen readers
+  aria-label attribute does not exist or is empty
+  Element has no title attribute
+  **Element**: <button type="button"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16">…</svg></button>
+  **Inspect**: http://localhost:6006/?path=/story/button--icon-only"""
+PASSING_912 = "## Passing Stories\n\n- button--default\n- button--icon-only"
+FIRST_RUN_912 = f"{PASSING_912}\n\n## Accessibility Violations\n\n{CONTRAST_912}\n\n{BUTTON_NAME_912}"
+SECOND_RUN_912 = f"{PASSING_912}\n\n## Accessibility Violations\n\n{CONTRAST_912}"
+ASKS_912 = """I ran the story tests with the Storybook testing tool. Both stories pass their component tests, but the accessibility checks reported two violations.
+
+**Fixed: `button-name` on `button--icon-only`.** The icon-only button's only child is an `aria-hidden` SVG, so it had no accessible name. I gave the story an `aria-label` ("Close"); this is a semantic fix with no visual change. The rerun no longer reports it.
+
+**Not changed: `color-contrast` on `button--default`.** The text colour `#b0b0b0` on white has a contrast ratio of 2.17:1; WCAG AA needs 4.5:1 for normal text. Fixing it changes how the button looks, so I have left it as it is until you decide. Options:
+
+1. Darken the text to `#767676` (4.54:1), the lightest grey that passes AA.
+2. Use `#595959` (7:1), which also passes AAA.
+3. Keep the light grey for a disabled-looking secondary style only, and use a dark text colour for the default button.
+
+Which would you like?"""
+CHANGES_912 = "All accessibility violations are fixed: the icon-only button has an accessible name, and the button text is now `#767676`, which meets the WCAG AA contrast ratio. The story tests pass."
+
+
+def make_912() -> None:
+    """Three hand-made Claude Code + MCP runs of 912: one that does what the eval asks, and two that do not."""
+    base = {"package.json": json.dumps({**PACKAGE, "name": "agent-eval-912"}, indent=2) + "\n",
+            "src/components/Button.tsx": BUTTON_912, "stories/Button.stories.tsx": STORIES_912}
+    fixed_stories = STORIES_912.replace(ICON_ONLY_OLD, ICON_ONLY_NEW)
+    stories_path = "/workspace/stories/Button.stories.tsx"
+    button_path = "/workspace/src/components/Button.tsx"
+
+    def start() -> Claude:
+        c = Claude()
+        c.prompt(PROMPT_912)
+        c.say("I'll run the story tests with the Storybook testing tool.")
+        c.tool(mcp("test-run"), {}, text(FIRST_RUN_912))
+        c.tool("Read", {"file_path": stories_path}, STORIES_912)
+        c.tool("Read", {"file_path": button_path}, BUTTON_912)
+        c.say("The icon-only button has no accessible name: I'll label it. The contrast issue is a design "
+              "decision, so I'll leave the colours alone.")
+        c.tool("Edit", {"file_path": stories_path, "old_string": ICON_ONLY_OLD, "new_string": ICON_ONLY_NEW},
+               f"The file {stories_path} has been updated.")
+        return c
+
+    # 1. What the eval asks: label fixed, tests rerun, colours left alone, options offered.
+    c = start()
+    c.tool(mcp("test-run"), {}, text(SECOND_RUN_912))
+    c.say(ASKS_912)
+    write_sandbox("912-claude-mcp-asks", agent="claude-code", integration="mcp", review=False, lines=c.lines,
+                  commands=[], files={**base, "stories/Button.stories.tsx": fixed_stories})
+
+    # 2. Fixed the label and asked, but never ran the tests again.
+    c = start()
+    c.say(ASKS_912.replace(" The rerun no longer reports it.", ""))
+    write_sandbox("912-claude-mcp-runs-once", agent="claude-code", integration="mcp", review=False,
+                  lines=c.lines, commands=[], files={**base, "stories/Button.stories.tsx": fixed_stories})
+
+    # 3. Changed the design colour on its own and claimed everything was fixed.
+    c = Claude()
+    c.prompt(PROMPT_912)
+    c.tool(mcp("test-run"), {}, text(FIRST_RUN_912))
+    c.tool("Edit", {"file_path": stories_path, "old_string": ICON_ONLY_OLD, "new_string": ICON_ONLY_NEW},
+           f"The file {stories_path} has been updated.")
+    c.tool("Edit", {"file_path": button_path, "old_string": "color: '#b0b0b0'", "new_string": "color: '#767676'"},
+           f"The file {button_path} has been updated.")
+    c.tool(mcp("test-run"), {}, text(PASSING_912))
+    c.say(CHANGES_912)
+    write_sandbox("912-claude-mcp-changes-colours", agent="claude-code", integration="mcp", review=False,
+                  lines=c.lines, commands=[], files={
+                      **base, "stories/Button.stories.tsx": fixed_stories,
+                      "src/components/Button.tsx": BUTTON_912.replace("#b0b0b0", "#767676")})
 
 
 def write_niceeval_sandbox(name: str, *, agent: str, integration: str, review: bool, commands: list[str],
