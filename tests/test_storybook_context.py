@@ -391,3 +391,39 @@ def test_notes_say_when_the_transcript_is_weak_ground(tmp_path: Path) -> None:
     t = root / "__agent_eval__/transcript.txt"
     t.write_text(t.read_text() + '{"type":"assistant","message":{"content":[{"type":"te')
     assert any("is torn" in n for n in EvalContext.from_sandbox(root).notes)
+
+
+# -- a transcript.txt that already holds a parsed transcript document (spec §3.3) -----------------
+
+GOLDEN_RUN = Path(__file__).parent / "corpus/storybook/lib/agentic-reference/__fixtures__/golden-run"
+
+
+def _parsed_sandbox(root: Path, document: Mapping[str, Any], integration: str = "mcp") -> Path:
+    ev = root / "__agent_eval__"
+    ev.mkdir(parents=True)
+    (ev / "agent.json").write_text(json.dumps({"agent": "claude-code", "integration": integration}))
+    (ev / "transcript.txt").write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return root
+
+
+def test_a_parsed_transcript_document_is_used_as_is(tmp_path: Path) -> None:
+    from agenteval_assert import storybook
+
+    golden = json.loads((GOLDEN_RUN / "transcript.json").read_text(encoding="utf-8"))
+    ctx = EvalContext.from_sandbox(_parsed_sandbox(tmp_path / "golden", golden))
+    assert ctx.transcript.format == "agent-eval-transcript" and len(ctx.tool_calls) == 25
+    assert ctx.shell_command_texts == [c["command"] for c in golden["summary"]["shellCommands"]]
+    gen_a = ctx.with_profile(EvalProfile(generation="A"))
+    assert [c.name for c in gen_a.workflow_calls] == ["docs-list"]  # Gen A list-all-documentation
+    # a document with the results in it: a full story-test check runs on it
+    doc = {"agent": "vercel-ai-gateway/claude-code", "parseSuccess": True, "summary": {}, "events": [
+        {"type": "message", "role": "user", "content": "Run the story tests"},
+        {"type": "tool_call", "tool": {"name": "unknown", "originalName": "mcp__storybook-dev-mcp__test-run",
+                                       "args": {"stories": [{"storyId": "button--primary"}]}}},
+        {"type": "tool_result", "tool": {"name": "unknown", "originalName": "toolu_1", "success": True,
+                                         "result": [{"type": "text", "text": "## Passing Stories\n\n- button--primary"}]}},
+        {"type": "message", "role": "assistant", "content": "All story tests pass."},
+    ]}
+    ctx = EvalContext.from_sandbox(_parsed_sandbox(tmp_path / "full", doc))
+    assert storybook.expect_story_tests_ran_and_passed(ctx, covering=["button"]).passed
+    assert storybook.expect_final_response_contains(ctx, ["pass"]).passed

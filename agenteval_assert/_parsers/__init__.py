@@ -22,6 +22,7 @@ _HEAD = 20
 def _registry() -> dict[str, FormatParser]:
     # Imported here so that a broken format module names itself in the traceback.
     from . import (
+        _agent_eval,
         _aider,
         _amp,
         _api,
@@ -51,6 +52,7 @@ def _registry() -> dict[str, FormatParser]:
         _openhands.OpenHandsParser(),
         _inspect.InspectLogParser(),
         _aider.AiderParser(),
+        _agent_eval.AgentEvalTranscriptParser(),
         # API message lists come last: they accept only files made entirely of API messages.
         _api.OpenAIChatParser(),
         _api.AnthropicMessagesParser(),
@@ -85,6 +87,7 @@ FORMATS: tuple[str, ...] = (
     "openhands",
     "inspect-log",
     "aider",
+    "agent-eval-transcript",
     "openai-chat",
     "anthropic-messages",
     "openai-responses",
