@@ -314,6 +314,47 @@ def test_all_story_exports(tmp_path: Path) -> None:
     assert "More.stories.jsx:1" in str(info.value)
 
 
+def test_story_files_are_visited_in_byte_order_of_their_names(tmp_path: Path) -> None:
+    # strcmp order (libuv sorts readdir with it): upper case before lower case, "Z" before "a"
+    files = {"src/a.stories.tsx": "export const Alpha = {};\n", "src/Z.stories.tsx": "export const Zed = {};\n",
+             "src/B/x.stories.tsx": "export const Bee = {};\n", "src/_u.stories.tsx": "export const Under = {};\n"}
+    payload = {**GOOD, "collections": [{"title": "t", "rationale": "r", "storyIds": ["x--nothing"]}]}
+    ctx = ctx_of(tmp_path, flat(CU("toolu_1", MCP + "review-create", payload), CR("toolu_1", "ok"), CT(LINK)),
+                 files=files)
+    from agenteval_assert.storybook._expect._review import _story_files
+
+    assert _story_files(ctx.workspace) == (
+        ["src/B/x.stories.tsx", "src/Z.stories.tsx", "src/_u.stories.tsx", "src/a.stories.tsx"], [])
+    assert fails(expect_all_story_exports_in_display_review, ctx).startswith(
+        'Expected story "Bee" from src/B/x.stories.tsx')
+
+
+def test_story_file_links_inside_the_sandbox_are_read_outside_not(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "Far.stories.tsx").write_text("export const Far = {};\n")
+    (outside / "dir").mkdir()
+    root = tmp_path / "run"
+    ids = ["components-toggleswitch--off", "components-toggleswitch--toggled-with-keyboard",
+           "components-toggleswitch--htmlbutton"]
+    payload = {**GOOD, "collections": [{"title": "t", "rationale": "r", "storyIds": ids}]}
+    ctx = ctx_of(root, flat(CU("toolu_1", MCP + "review-create", payload), CR("toolu_1", "ok"), CT(LINK)),
+                 files={"lib/ToggleSwitch.stories.tsx": STORIES})
+    (root / "src").mkdir()
+    (root / "src/Linked.stories.tsx").symlink_to(root / "lib/ToggleSwitch.stories.tsx")  # inside: read
+    (root / "src/Far.stories.tsx").symlink_to(outside / "Far.stories.tsx")  # outside: not followed
+    (root / "src/linked-dir").symlink_to(outside / "dir", target_is_directory=True)
+    from agenteval_assert.storybook._expect._review import _story_files
+
+    files, notes = _story_files(ctx.workspace)
+    assert files == ["lib/ToggleSwitch.stories.tsx", "src/Linked.stories.tsx"]
+    assert notes == [f"src/Far.stories.tsx links outside the sandbox (to {outside / 'Far.stories.tsx'}): not followed",
+                     "src/linked-dir links to a directory: not walked (the reference does not follow directory "
+                     "links either)"]
+    r = expect_all_story_exports_in_display_review(ctx)
+    assert r.passed and r.summary == "every story export of 2 file(s) is in the review" and r.notes == tuple(notes)
+
+
 def test_all_story_exports_needs_a_story_file(tmp_path: Path) -> None:
     assert fails(expect_all_story_exports_in_display_review, review_ctx(tmp_path, GOOD)) == (
         "Expected the agent to write at least one story file")

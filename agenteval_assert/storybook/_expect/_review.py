@@ -246,14 +246,24 @@ def _kebab(name: str) -> str:
     return s.strip("-").lower()
 
 
-def _story_files(root: Path) -> list[str]:
-    """Story files under *root*, in directory order, as ``path.join('.', …)`` paths."""
+def _story_files(root: Path) -> tuple[list[str], list[str]]:
+    """Story files under *root* as the reference finds them, and notes on the links not followed.
+
+    The reference walks ``readdirSync(dir, {withFileTypes: true})``: entries in byte order of
+    their names (libuv sorts them with ``strcmp``), a directory entry (``Dirent.isDirectory()``,
+    never true for a symbolic link) is walked, any other entry whose name matches is read, through
+    a link if it is one. Paths are ``path.join('.', …)`` paths (``src/X.stories.tsx``). A link that
+    leads outside the sandbox is not followed here (a saved sandbox is untrusted input); the
+    notes say which.
+    """
     out: list[str] = []
+    notes: list[str] = []
+    base = os.path.realpath(root)
 
     def walk(rel: str) -> None:
         try:
             with os.scandir(root / rel if rel else root) as it:
-                entries = list(it)
+                entries = sorted(it, key=lambda e: os.fsencode(e.name))
         except OSError:
             return
         for e in entries:
@@ -261,22 +271,38 @@ def _story_files(root: Path) -> list[str]:
             if e.is_dir(follow_symlinks=False):
                 if e.name not in _SKIP_DIRS:
                     walk(sub)
-            elif e.is_file(follow_symlinks=False) and _STORY_FILE.search(e.name):
+            elif e.is_symlink() and e.is_dir() and e.name not in _SKIP_DIRS and not _STORY_FILE.search(e.name):
+                notes.append(f"{sub} links to a directory: not walked (the reference does not follow "
+                             "directory links either)")
+            elif _STORY_FILE.search(e.name):
+                if e.is_symlink():
+                    target = os.path.realpath(root / sub)
+                    if os.path.commonpath([base, target]) != base:
+                        notes.append(f"{sub} links outside the sandbox (to {target}): not followed")
+                        continue
+                    if not os.path.isfile(target):
+                        continue
+                elif not e.is_file(follow_symlinks=False):
+                    continue
                 out.append(sub)
 
     walk("")
-    return out
+    return out, notes
 
 
 def expect_all_story_exports_in_display_review(ctx: EvalContext) -> CheckResult:
-    """Every named export of every story file in the workspace is in the last review's storyIds."""
+    """Every named export of every story file in the workspace is in the last review's storyIds.
+
+    Files are visited in byte order of their names, as the reference's ``readdir`` gives them;
+    a linked story file is read when the link stays inside the sandbox (see ``_story_files``).
+    """
     name = "expect_all_story_exports_in_display_review"
     last, ev = _last_review(ctx, name)
     ids = _story_ids(_input(last))
-    files = _story_files(ctx.workspace)
+    files, notes = _story_files(ctx.workspace)
     if not files:
         raise _fail(name, "Expected the agent to write at least one story file",
-                    [*ev, Evidence(text=f"no *.stories.[jt]sx? file under {ctx.workspace}")])
+                    [*ev, Evidence(text=f"no *.stories.[jt]sx? file under {ctx.workspace}")], notes=notes)
     for f in files:
         text = (ctx.workspace / f).read_text(encoding="utf-8", errors="replace")
         for m in _EXPORT.finditer(text):
@@ -286,8 +312,9 @@ def expect_all_story_exports_in_display_review(ctx: EvalContext) -> CheckResult:
                 line = text.count("\n", 0, m.start()) + 1
                 raise _fail(name, f'Expected story "{export}" from {f} in the {_n(ctx, "review-create")} '
                             f"payload. Received storyIds: {json_stringify(ids)}",
-                            [*ev, Evidence(text=f"export {export} (expects an id ending in {suffix})", location=Location(str(ctx.workspace / f), line))])
-    return _pass(name, f"every story export of {len(files)} file(s) is in the review", ev)
+                            [*ev, Evidence(text=f"export {export} (expects an id ending in {suffix})",
+                                           location=Location(str(ctx.workspace / f), line))], notes=notes)
+    return _pass(name, f"every story export of {len(files)} file(s) is in the review", ev, notes=tuple(notes))
 
 
 def expect_story_discovery_before_review(ctx: EvalContext) -> CheckResult:
