@@ -377,7 +377,8 @@ def test_profile_validation_and_generation_views() -> None:
 @pytest.mark.parametrize(
     ("value", "text"),
     [(None, "null"), (True, "true"), (False, "false"), (6006, "6006"), (6006.0, "6006"), (1.5, "1.5"),
-     ("x", "x"), ({"a": 1}, "[object Object]"), ([1, None, "b"], "1,,b"), (float("nan"), "NaN")],
+     ("x", "x"), ({"a": 1}, "[object Object]"), ([1, None, "b"], "1,,b"), (float("nan"), "NaN"),
+     (1e-7, "1e-7"), (0.000001, "0.000001"), (1e21, "1e+21"), ([1e-7, 2.0], "1e-7,2")],
 )
 def test_js_string(value: Any, text: str) -> None:
     assert js_string(value) == text

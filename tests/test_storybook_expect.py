@@ -117,6 +117,24 @@ def test_json_stringify_is_compact_and_keeps_unicode() -> None:
     assert json_stringify([]) == "[]"
 
 
+def test_json_stringify_orders_keys_and_prints_numbers_as_javascript() -> None:
+    # integer-like keys first, ascending; then the others in insertion order ("01" and "-1" are not indexes)
+    assert json_stringify({"b": 1, "10": 2, "2": 3, "a": 4, "01": 5, "-1": 6, "4294967295": 7}) == (
+        '{"2":3,"10":2,"b":1,"a":4,"01":5,"-1":6,"4294967295":7}')
+    assert json_stringify([1e-7, 0.000001, 1.5e-7, 1e21, 1e20, 2.5, float("nan"), float("inf")]) == (
+        "[1e-7,0.000001,1.5e-7,1e+21,100000000000000000000,2.5,null,null]")
+    assert json_stringify({"nested": {"1": "b", "0": "a"}}) == '{"nested":{"0":"a","1":"b"}}'
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_js_numbers_round_trip(x: float) -> None:
+    from agenteval_assert.storybook import js_number
+
+    text = js_number(x)
+    assert float(text) == x
+    assert "e-0" not in text and "e+0" not in text and not text.endswith(".0")
+
+
 def test_trunc_counts_utf16_units() -> None:
     assert trunc("a" * 600) == "a" * 600
     assert trunc("a" * 601) == "a" * 600 + "…"
@@ -139,6 +157,9 @@ def test_js_regex_source() -> None:
     assert js_regex_source(re.compile(r"storybook(@\S+)?\s+upgrade")) == r"/storybook(@\S+)?\s+upgrade/"
     assert js_regex_source(r"a/b") == r"/a\/b/"
     assert js_regex_source(re.compile(r"[/]x", re.MULTILINE | re.DOTALL)) == "/[/]x/ms"
+    # RegExp#source writes line terminators as escapes: the message stays on one line
+    assert js_regex_source(re.compile("Passing\nStories")) == r"/Passing\nStories/"
+    assert js_regex_source("a\r\u2028b") == r"/a\r\u2028b/"
 
 
 # -- presence and final response -------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ._context import (
     Generation,
     SandboxError,
     ShellCommand,
+    js_number,
     js_string,
 )
 from ._expect import (
@@ -199,6 +200,7 @@ __all__ = [
     "is_local_storybook_preview_url",
     "is_record",
     "is_review_enabled",
+    "js_number",
     "js_regex_source",
     "js_string",
     "json_stringify",

@@ -12,6 +12,7 @@ context (never per process), so two contexts never see each other's data.
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 import os
@@ -38,6 +39,7 @@ __all__ = [
     "Generation",
     "SandboxError",
     "ShellCommand",
+    "js_number",
     "js_string",
 ]
 
@@ -169,16 +171,8 @@ def js_string(value: Any) -> str:
         return "true"
     if value is False:
         return "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if value in (float("inf"), float("-inf")):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, (int, float)):
+        return js_number(value)
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -186,6 +180,42 @@ def js_string(value: Any) -> str:
     if isinstance(value, dict):
         return "[object Object]"
     return str(value)
+
+
+def js_number(value: float) -> str:
+    """JavaScript ``Number.prototype.toString()`` (ECMAScript ``Number::toString``): the shortest
+    digits that round-trip, in decimal notation from 1e-6 up to 1e21 and exponential outside
+    (``1e-7``, ``1.5e+21``; Python writes ``1e-07``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if abs(value) < 10**21:
+            return str(value)
+        value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    _, digit_tuple, exp = decimal.Decimal(repr(abs(value))).as_tuple()
+    assert isinstance(exp, int)
+    digits = "".join(map(str, digit_tuple))
+    stripped = digits.rstrip("0")
+    exp += len(digits) - len(stripped)
+    digits = stripped
+    k = len(digits)
+    n = k + exp  # value = 0.digits × 10^n
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    e = n - 1
+    mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return f"{sign}{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
 
 
 class _Missing:

@@ -13,7 +13,7 @@ from typing import Any, Union
 import regex
 
 from ...exceptions import UsageError
-from .._context import _MISSING
+from .._context import _MISSING, js_number
 
 __all__ = [
     "js_regex_source",
@@ -38,27 +38,54 @@ def _js_trim(s: str) -> str:
     return s.strip(_JS_WS)
 
 
-def _jsonable(value: Any, top: bool) -> Any:
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, float):
-        if math.isnan(value) or value in (float("inf"), float("-inf")):
-            return None
-        return int(value) if value.is_integer() and abs(value) < 1e21 else value
-    if isinstance(value, int):
-        return value
+_ARRAY_INDEX_MAX = 2**32 - 2
+
+
+def _is_array_index(key: str) -> bool:
+    """A canonical array index (``"0"``, ``"17"``, not ``"01"`` nor ``"-1"``): JavaScript lists such
+    keys first, in ascending numeric order, before the other keys in insertion order."""
+    return key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) <= _ARRAY_INDEX_MAX
+
+
+def _js_keys(value: Mapping[Any, Any]) -> list[tuple[str, Any]]:
+    items = [(str(k), v) for k, v in value.items()]
+    indexes = sorted((kv for kv in items if _is_array_index(kv[0])), key=lambda kv: int(kv[0]))
+    return indexes + [kv for kv in items if not _is_array_index(kv[0])]
+
+
+def _stringify(value: Any) -> str | None:
+    """``JSON.stringify`` of one value; ``None`` where JavaScript gives ``undefined``."""
+    if value is _MISSING:
+        return None
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+            return "null"
+        return js_number(value)
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v, False) for k, v in value.items() if v is not _MISSING}
+        parts = []
+        for k, v in _js_keys(value):
+            text = _stringify(v)
+            if text is not None:
+                parts.append(json.dumps(k, ensure_ascii=False) + ":" + text)
+        return "{" + ",".join(parts) + "}"
     if isinstance(value, (list, tuple)):
-        return [None if v is _MISSING else _jsonable(v, False) for v in value]
-    return str(value)
+        return "[" + ",".join(_stringify(v) or "null" for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
 
 
 def json_stringify(value: Any) -> str:
-    """JavaScript ``JSON.stringify(value)``: compact, non-ASCII kept, ``undefined`` at top level."""
-    if value is _MISSING:
-        return "undefined"
-    return json.dumps(_jsonable(value, True), ensure_ascii=False, separators=(",", ":"))
+    """JavaScript ``JSON.stringify(value)``: compact, non-ASCII kept, integer-like keys first in
+    ascending order, numbers as JavaScript prints them (``1e-7``), ``undefined`` at top level."""
+    text = _stringify(value)
+    return "undefined" if text is None else text
 
 
 def trunc(s: str, limit: int = 600) -> str:
@@ -75,13 +102,22 @@ def trunc(s: str, limit: int = 600) -> str:
 _FLAG_LETTERS = ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
 
 
+#: ``RegExp.prototype.source`` writes line terminators as escapes (``/a\\nb/``, never a line break).
+_LINE_TERMINATORS = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
 def _escape_slashes(src: str) -> str:
     out, i = [], 0
     in_class = False
     while i < len(src):
         ch = src[i]
+        if ch in _LINE_TERMINATORS:
+            out.append(_LINE_TERMINATORS[ch])
+            i += 1
+            continue
         if ch == "\\" and i + 1 < len(src):
-            out.append(src[i : i + 2])
+            nxt = src[i + 1]
+            out.append("\\" + (_LINE_TERMINATORS[nxt][1:] if nxt in _LINE_TERMINATORS else nxt))
             i += 2
             continue
         if ch == "[":
