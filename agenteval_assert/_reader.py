@@ -44,6 +44,14 @@ class ReadStats:
     truncated_tail: bool = False
 
 
+class _NotJSON(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity``: Python's ``json`` reads them, JSON does not."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NotJSON(name)
+
+
 def _excerpt(raw: bytes | str) -> str:
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     text = text.strip()
@@ -189,7 +197,7 @@ class Source:
         # leading-whitespace regex: decode the UTF-8 bytes, then ``raw_decode``. Anything it does
         # not take (leading blanks, a BOM, UTF-16, trailing text) falls back to ``json.loads``,
         # so what parses and what is an issue stays exactly ``json.loads``'s verdict.
-        raw_decode = json.JSONDecoder().raw_decode
+        raw_decode = json.JSONDecoder(parse_constant=_reject_constant).raw_decode
         # BytesIO splits on b"\n" only, exactly like a file opened in binary mode.
         lines: Any = self._stream if self._data is None else io.BytesIO(self._data)
         n = 0
@@ -205,8 +213,8 @@ class Source:
                         if end != len(text) and text[end:].strip(" \t\n\r"):
                             raise ValueError("extra data")
                     except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-                        obj = loads(raw)
-                except ValueError:
+                        obj = loads(raw, parse_constant=_reject_constant)
+                except ValueError as exc:
                     stripped = raw.strip(_WS)
                     if not stripped:
                         st.blank += 1
@@ -214,7 +222,9 @@ class Source:
                     if stripped[:1] == b"#":
                         st.comments += 1
                         continue
-                    last_issue = LineIssue(n, "not valid JSON", _excerpt(stripped))
+                    reason = f"not valid JSON: {exc.args[0]} is not a JSON value" if isinstance(
+                        exc, _NotJSON) else "not valid JSON"
+                    last_issue = LineIssue(n, reason, _excerpt(stripped))
                     st.unparsable.append(last_issue)
                     continue
                 if type(obj) is not dict:

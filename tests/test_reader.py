@@ -176,8 +176,11 @@ def test_large_file_is_streamed(tmp_path: Path) -> None:
 def test_the_fast_path_gives_json_loads_verdict(line: bytes) -> None:
     import json
 
-    try:
-        want: object = json.loads(line)
+    def reject(name: str) -> object:
+        raise ValueError(name)
+
+    try:  # json.loads as JSON defines it: NaN and Infinity are not JSON
+        want: object = json.loads(line, parse_constant=reject)
     except ValueError:
         want = ValueError
     recs, _ = read(line + (b"" if line.endswith(b"\n") else b"\n"))
@@ -185,6 +188,13 @@ def test_the_fast_path_gives_json_loads_verdict(line: bytes) -> None:
         assert recs == []
     else:
         assert recs == [(1, want)]
+
+
+def test_nan_and_infinity_lines_are_not_json() -> None:
+    recs, src = read(b'{"a": 1}\n{"a": NaN}\n{"b": [-Infinity]}\n')
+    assert recs == [(1, {"a": 1})]
+    assert [(i.line, i.reason) for i in src.stats.unparsable] == [
+        (2, "not valid JSON: NaN is not a JSON value"), (3, "not valid JSON: -Infinity is not a JSON value")]
 
 
 def test_parsing_leaves_the_garbage_collector_as_it_found_it() -> None:

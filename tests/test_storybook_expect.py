@@ -335,6 +335,32 @@ def test_all_story_exports(tmp_path: Path) -> None:
     assert "More.stories.jsx:1" in str(info.value)
 
 
+def test_a_transcript_line_with_nan_is_not_json_on_either_path(tmp_path: Path) -> None:
+    from agenteval_assert.storybook import get_workflow_tool_results, parse_workflow_tool_results
+
+    good = flat(CU("toolu_1", MCP + "test-run", {}), CR("toolu_1", "## Passing Stories\n\n- a--b"))
+    bad = [CU("toolu_2", MCP + "test-run", {}),
+           '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2",'
+           '"content":"## Failing Stories","is_error":false}]},"score":NaN}']
+    ctx = ctx_of(tmp_path, [*good, *bad, CT("done")])
+    assert [i.reason for i in ctx.transcript.health.unparsable] == ["not valid JSON: NaN is not a JSON value"]
+    raw = (tmp_path / "__agent_eval__/transcript.txt").read_text()
+    on_lines = [r.output for r in parse_workflow_tool_results(raw, "test-run")]
+    on_model = [r.output for r in get_workflow_tool_results(ctx, "test-run")]
+    assert on_lines == on_model == ["## Passing Stories\n\n- a--b"]
+
+
+def test_sandbox_json_with_nan_is_invalid(tmp_path: Path) -> None:
+    from agenteval_assert.storybook import SandboxError
+
+    from .test_storybook_context import sandbox
+
+    root = sandbox(tmp_path, [CT("x")])
+    (root / "__agent_eval__/results.json").write_text('{"o11y": {"shellCommands": []}, "duration": NaN}')
+    with pytest.raises(SandboxError, match=r"results.json: invalid JSON: NaN is not JSON"):
+        EvalContext.from_sandbox(root)
+
+
 def test_story_files_are_visited_in_byte_order_of_their_names(tmp_path: Path) -> None:
     # strcmp order (libuv sorts readdir with it): upper case before lower case, "Z" before "a"
     files = {"src/a.stories.tsx": "export const Alpha = {};\n", "src/Z.stories.tsx": "export const Zed = {};\n",
@@ -370,8 +396,8 @@ def test_story_file_links_inside_the_sandbox_are_read_outside_not(tmp_path: Path
     files, notes = _story_files(ctx.workspace)
     assert files == ["lib/ToggleSwitch.stories.tsx", "src/Linked.stories.tsx"]
     assert notes == [f"src/Far.stories.tsx links outside the sandbox (to {outside / 'Far.stories.tsx'}): not followed",
-                     "src/linked-dir links to a directory: not walked (the reference does not follow directory "
-                     "links either)"]
+                     ("src/linked-dir links to a directory: not walked (the reference does not follow directory "
+                     "links either)")]
     r = expect_all_story_exports_in_display_review(ctx)
     assert r.passed and r.summary == "every story export of 2 file(s) is in the review" and r.notes == tuple(notes)
 
@@ -720,6 +746,9 @@ def test_raw_access_helpers(tmp_path: Path) -> None:
     assert get_eval_context(root) is not ctx  # a fresh object: nothing memoised per process
     assert is_record({}) and not is_record([]) and not is_record(None)
     assert parse_json(' {"a": 1} ') == {"a": 1} and parse_json("  ") is None and parse_json("{") is None
+    # JSON.parse rejects Python's extensions
+    for text in ("NaN", "Infinity", "-Infinity", '{"score": NaN}', "[1, Infinity]"):
+        assert parse_json(text) is None, text
     raw = (root / "__agent_eval__/transcript.txt").read_text()
     assert parse_workflow_tool_results(raw, "test-run") == []
     lines = flat(CU("toolu_1", MCP + "run-story-tests", {}), CR("toolu_1", "## Passing Stories\n\n- a--b"))

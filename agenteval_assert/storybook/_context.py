@@ -227,6 +227,16 @@ class _Missing:
 _MISSING: Any = _Missing()
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def json_parse(text: str | bytes) -> Any:
+    """``JSON.parse``: ``json.loads`` without Python's extensions (``NaN``, ``Infinity``,
+    ``-Infinity`` raise ``ValueError``, as JavaScript rejects them)."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
 def _read_json_file(path: Path, rel: str) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
@@ -235,11 +245,13 @@ def _read_json_file(path: Path, rel: str) -> Any:
     except OSError as exc:
         raise SandboxError(f"{rel}: cannot be read: {exc}", path=str(path)) from None
     try:
-        return json.loads(text)
+        return json_parse(text)
     except json.JSONDecodeError as exc:
         raise SandboxError(
             f"{rel}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", path=str(path)
         ) from None
+    except ValueError as exc:  # NaN, Infinity
+        raise SandboxError(f"{rel}: invalid JSON: {exc}", path=str(path)) from None
 
 
 def _validate_agent_json(data: Any, path: str) -> tuple[str, Integration, bool]:

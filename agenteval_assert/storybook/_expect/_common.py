@@ -14,7 +14,7 @@ import attrs
 
 from ...model import Location, Transcript
 from ...results import CheckResult, Evidence, InconclusiveError, Status, TranscriptAssertionError
-from .._context import EvalContext, EvalProfile
+from .._context import EvalContext, EvalProfile, json_parse
 from ._js import json_stringify, trunc
 
 __all__ = [
@@ -151,8 +151,8 @@ def parse_json(text: str) -> Any:
     if not isinstance(text, str) or not text.strip():
         return None
     try:
-        return json.loads(text)
-    except ValueError:
+        return json_parse(text)
+    except (ValueError, RecursionError):  # NaN and Infinity too: JSON.parse rejects them
         return None
 
 

@@ -5,7 +5,6 @@ navigations and the local-URL rules).
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import socket
 from collections.abc import Iterable, Sequence
@@ -18,7 +17,7 @@ import regex
 
 from ...model import Location, ToolCall, Transcript
 from ...results import CheckResult, Evidence
-from .._context import _MISSING, EvalContext, ShellCommand
+from .._context import _MISSING, EvalContext, ShellCommand, json_parse
 from ._common import _absent, _fail, _pass
 from ._js import _compile_user, _search, json_stringify, trunc
 
@@ -70,7 +69,7 @@ def _out_of_context(ctx: EvalContext, name: str, message: str) -> CheckResult:
 
 def _read_json_or_missing(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json_parse(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return _MISSING
 

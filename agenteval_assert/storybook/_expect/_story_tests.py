@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
@@ -11,7 +10,7 @@ from typing import Any
 import attrs
 
 from ...results import CheckResult, Evidence
-from .._context import EvalContext, js_string
+from .._context import EvalContext, js_string, json_parse
 from ._common import (
     _absent,
     _call_evidence,
@@ -121,8 +120,8 @@ def run_story_tests_in_sandbox(
     m = _JSON_DOC.search(stdout)
     if m:
         try:
-            parsed = json.loads(m.group(0))
-        except json.JSONDecodeError:
+            parsed = json_parse(m.group(0))
+        except ValueError:
             parsed = None
         doc = parsed if isinstance(parsed, dict) else None
     result = SandboxTestRun(project_dir, stdout, code, doc)
