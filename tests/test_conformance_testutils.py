@@ -348,6 +348,36 @@ def test_b29_not_local_dev_server_url(url: str) -> None:
     assert not is_local_dev_server_url(url)
 
 
+# WHATWG ``new URL`` host parsing (what the reference's JavaScript sees), where urllib differs
+@pytest.mark.parametrize(("url", "local"), [
+    ("http://[0:0:0:0:0:0:0:1]:6006/?path=/review/", True),  # IPv6 is serialized compressed: [::1]
+    ("http://[0::1]/", True),
+    ("http://127.0.0.1.:6006/", True),  # a trailing dot after an IPv4 address is dropped
+    ("http://localhost\\?path=/review/", True),  # \ is / after a special scheme
+    ("http:\\\\localhost:6006/", True),
+    ("http:localhost:6006/", True),  # any slashes (or none) after http:
+    ("http://0x7f.1/", True), ("http://2130706433/", True), ("http://0177.0.0.1/", True),  # IPv4 forms
+    ("http://%6Cocalhost/", True), ("http://loc\talhost:6006/", True), ("http://user:pw@localhost/", True),
+    ("http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/", True),  # full-width letters: IDNA maps them
+    ("http://localhost./", False),  # a domain keeps its trailing dot
+    ("http://evil.example\\@localhost/", False),  # the host ends at the backslash
+    ("http://127.0.0.1:6006@evil.example/", False),
+    ("http://localhost:65536/", False), ("http://[::1/", False), ("http://127.0.0.1.1/", False),
+    ("http://[::ffff:127.0.0.1]/", False),  # serialized [::ffff:7f00:1]
+    ("ws://localhost:6006/", False),
+])
+def test_local_dev_server_url_follows_whatwg_host_parsing(url: str, local: bool) -> None:
+    assert is_local_dev_server_url(url) is local
+
+
+def test_url_port_is_whatwg_port() -> None:
+    from agenteval_assert.storybook._url import parse_url
+
+    assert [p.port if (p := parse_url(u)) else None for u in (
+        "http://localhost:6006/", "http://localhost:80/", "https://localhost:443", "http://localhost/",
+        "http:\\\\127.1:4000", "http://localhost:6006x/")] == ["6006", "", "", "", "4000", None]
+
+
 NAV = ["http://localhost:6006/?path=/review/"]
 
 

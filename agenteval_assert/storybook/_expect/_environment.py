@@ -4,13 +4,10 @@ navigations and the local-URL rules).
 
 from __future__ import annotations
 
-import contextlib
 import re
-import socket
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 import attrs
 import regex
@@ -18,6 +15,7 @@ import regex
 from ...model import Location, ToolCall, Transcript
 from ...results import CheckResult, Evidence
 from .._context import _MISSING, EvalContext, ShellCommand, json_parse
+from .._url import parse_url
 from ._common import _absent, _fail, _pass
 from ._js import _compile_user, _search, json_stringify, trunc
 
@@ -155,16 +153,9 @@ _KILL_TARGET_C = re.compile(r"storybook|\.pid\b|\b6006\b", re.IGNORECASE | re.AS
 
 
 def _url_port(u: str) -> str:
-    try:
-        parts = urlsplit(u)
-        port = parts.port
-    except ValueError:
-        return ""
-    if not parts.scheme or not parts.netloc or port is None:
-        return ""
-    if (parts.scheme.lower(), port) in (("http", 80), ("https", 443), ("ws", 80), ("wss", 443), ("ftp", 21)):
-        return ""
-    return str(port)
+    """``new URL(u).port``: ``''`` for a default port, no port, or a string that does not parse."""
+    parsed = parse_url(u)
+    return parsed.port if parsed is not None else ""
 
 
 def find_dev_server_kill_commands(
@@ -250,28 +241,15 @@ def parse_codex_browser_navigations(
     return [u for u, _ in _codex_navigations(transcript, gen)]
 
 
-_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})
-
-
-def _whatwg_host(u: str) -> str | None:
-    try:
-        parts = urlsplit(u.strip(" \t\n\r\f"))
-        _ = parts.port
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        return None
-    host = parts.hostname or ""
-    if host and re.fullmatch(r"[0-9a-fx.]+", host) and not host.startswith("["):
-        with contextlib.suppress(OSError):  # WHATWG normalises IPv4 shorthand (127.1 -> 127.0.0.1)
-            host = socket.inet_ntoa(socket.inet_aton(host))
-    return host
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]"})
 
 
 def is_local_dev_server_url(url: str) -> bool:
-    """``http(s)`` URL whose host is ``localhost``, ``127.0.0.1``, ``0.0.0.0`` or ``[::1]``."""
-    host = _whatwg_host(url)
-    return host is not None and host in _LOCAL_HOSTS
+    """``http(s)`` URL whose host is ``localhost``, ``127.0.0.1``, ``0.0.0.0`` or ``[::1]``, as
+    WHATWG ``new URL`` reads the host (``[0::1]``, ``127.1``, ``127.0.0.1.``, ``LOCALHOST``,
+    ``http:\\\\localhost`` all are)."""
+    parsed = parse_url(url)
+    return parsed is not None and parsed.scheme in ("http", "https") and parsed.host in _LOCAL_HOSTS
 
 
 _PREVIEW_PATH = re.compile(r"[?&]path=/|/iframe\.html\?")
