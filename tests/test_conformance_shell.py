@@ -286,6 +286,25 @@ def test_b19_codex_mcp(profile: Any) -> None:
     assert "## Passing Stories" in results[0].output and results[0].is_error is False
 
 
+def _codex_wrapped(result: Any) -> str:
+    return json.dumps({"type": "item.completed", "item": {
+        "id": "item_1", "type": "mcp_tool_call", "server": "storybook", "tool": "test-run", "arguments": {},
+        "status": "completed", "error": None, "result": result}})  # fmt: skip
+
+
+@pytest.mark.parametrize("profile", ["B", "C", None])
+def test_codex_mcp_results_wrapped_as_ok_or_err(profile: Any) -> None:
+    """Intentional difference: the reference's text() reads ``{"Ok": …}`` as ``""``; both our paths
+    unwrap it, as the Codex parser does (R() checks the raw and the modelled paths agree)."""
+    report = {"content": [{"type": "text", "text": "## Passing Stories\n\n- a--b"}]}
+    (ok,) = R([_codex_wrapped({"Ok": report})], profile=profile)
+    assert (ok.output, ok.is_error) == ("## Passing Stories\n\n- a--b", False)
+    (err,) = R([_codex_wrapped({"Err": "tool call failed: connection refused"})], profile=profile)
+    assert (err.output, err.is_error) == ("tool call failed: connection refused", True)
+    (flagged,) = R([_codex_wrapped({"Ok": {**report, "isError": True}})], profile=profile)
+    assert flagged.is_error is True
+
+
 @pytest.mark.parametrize("profile", B_PROFILES)
 def test_b20_codex_command_execution(profile: Any) -> None:
     line = json.dumps({"type": "item.completed", "item": {

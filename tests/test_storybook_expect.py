@@ -340,8 +340,8 @@ def test_a_transcript_line_with_nan_is_not_json_on_either_path(tmp_path: Path) -
 
     good = flat(CU("toolu_1", MCP + "test-run", {}), CR("toolu_1", "## Passing Stories\n\n- a--b"))
     bad = [CU("toolu_2", MCP + "test-run", {}),
-           '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2",'
-           '"content":"## Failing Stories","is_error":false}]},"score":NaN}']
+           ('{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2",'
+           '"content":"## Failing Stories","is_error":false}]},"score":NaN}')]
     ctx = ctx_of(tmp_path, [*good, *bad, CT("done")])
     assert [i.reason for i in ctx.transcript.health.unparsable] == ["not valid JSON: NaN is not a JSON value"]
     raw = (tmp_path / "__agent_eval__/transcript.txt").read_text()
@@ -359,6 +359,20 @@ def test_sandbox_json_with_nan_is_invalid(tmp_path: Path) -> None:
     (root / "__agent_eval__/results.json").write_text('{"o11y": {"shellCommands": []}, "duration": NaN}')
     with pytest.raises(SandboxError, match=r"results.json: invalid JSON: NaN is not JSON"):
         EvalContext.from_sandbox(root)
+
+
+def test_a_codex_result_wrapped_as_ok_passes_on_both_paths(tmp_path: Path) -> None:
+    from agenteval_assert.storybook import parse_workflow_tool_results
+
+    done = {"type": "item.completed", "item": {
+        "id": "item_1", "type": "mcp_tool_call", "server": "storybook", "tool": "test-run", "arguments": {},
+        "status": "completed", "error": None,
+        "result": {"Ok": {"content": [{"type": "text", "text": "## Passing Stories\n\n- button--primary"}]}}}}
+    ctx = ctx_of(tmp_path, flat(codex_start(), done, XT("item_2", "done"), codex_end()), agent="codex")
+    assert expect_story_tests_ran_and_passed(ctx, covering=["button"]).passed
+    raw = (tmp_path / "__agent_eval__/transcript.txt").read_text()
+    (res,) = parse_workflow_tool_results(raw, "test-run")
+    assert res.output == "## Passing Stories\n\n- button--primary" and not res.is_error
 
 
 def test_story_files_are_visited_in_byte_order_of_their_names(tmp_path: Path) -> None:

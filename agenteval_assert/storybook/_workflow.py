@@ -713,6 +713,22 @@ def tool_result_text(content: Any) -> str:
     return ""
 
 
+def _codex_mcp_result(result: Any) -> tuple[str, bool]:
+    """Text and error flag of a Codex ``mcp_tool_call`` result: a ``CallToolResult``, or one
+    wrapped as ``{"Ok": …}`` / ``{"Err": …}`` (Codex versions write either). The reference's
+    ``text()`` reads the plain form only; unwrapping keeps this path in step with the transcript
+    model, which reads both."""
+    if isinstance(result, dict):
+        if "Err" in result:
+            err = result["Err"]
+            return (err if isinstance(err, str) else tool_result_text(err) or json.dumps(err)), True
+        if "Ok" in result:
+            result = result["Ok"]
+        if isinstance(result, dict):
+            return tool_result_text(result), result.get("isError") is True or result.get("is_error") is True
+    return tool_result_text(result), False
+
+
 def parse_workflow_tool_results(
     raw_text: str, name: str, *, profile: Profile | None = None, path: str = "<memory>"
 ) -> list[WorkflowResult]:
@@ -770,8 +786,9 @@ def parse_workflow_tool_results(
             itype = item.get("type")
             if itype == "mcp_tool_call" and isinstance(item.get("tool"), str):
                 if normalize_workflow_name(item["tool"], profile=profile) == wanted:
-                    is_err = item.get("status") != "completed" or item.get("error") is not None
-                    out.append(WorkflowResult(tool_result_text(item.get("result")), is_err, loc))
+                    text, failed = _codex_mcp_result(item.get("result"))
+                    is_err = item.get("status") != "completed" or item.get("error") is not None or failed
+                    out.append(WorkflowResult(text, is_err, loc))
             elif (
                 itype == "command_execution"
                 and isinstance(item.get("command"), str)
