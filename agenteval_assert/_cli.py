@@ -198,6 +198,15 @@ def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.eval == "list":
         return _cmd_check_eval(args, args.paths, out, err)
+    if getattr(args, "transcript", None) is not None:
+        # the agent's transcript for ONE sandbox that holds none: the eval's own report
+        if args.eval is None:
+            err.write("error: --transcript goes with --eval (a sandbox without its transcript)\n")
+            return ExitCode.USAGE
+        if len(args.paths) != 1 or args.output_format != "text" or args.output or args.dask_scheduler:
+            err.write("error: --transcript gives the transcript of one sandbox: one PATH, the text report\n")
+            return ExitCode.USAGE
+        return _cmd_check_eval(args, args.paths, out, err)
     from . import _cli_check
 
     code: int = _cli_check.run(args, out, err, eval_one=_cmd_check_eval)
@@ -218,7 +227,8 @@ def _cmd_check_eval(args: argparse.Namespace, paths: Sequence[str], out: TextIO,
         return ExitCode.USAGE
     code = sb_cli.run_eval_cli(paths[0], args.eval, stdout=out, stderr=err, verbose=args.verbose,
                                judge=_cli_judge.suite_judge_from_args(args),
-                               run_skipped_judges=args.run_skipped_judges)
+                               run_skipped_judges=args.run_skipped_judges,
+                               transcript=getattr(args, "transcript", None))
     return code
 
 
@@ -276,6 +286,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--health", action="store_true", help="also run the health checks with --checks")
     c.add_argument("--eval", metavar="NAME", help="run a built-in eval suite on sandbox dirs ('list' lists them)")
+    c.add_argument("--transcript", metavar="FILE",
+                   help="with --eval on one sandbox: the agent's transcript, for a sandbox that holds none (NiceEval)")
     c.add_argument("-v", "--verbose", action="store_true", help="show every evidence item and long values whole")
     from . import _cli_check, _cli_judge
 

@@ -55,15 +55,62 @@ def test_with_the_transcript_given_the_run_passes_like_the_agent_eval_sandbox() 
     assert (nice.passed, nice.failed, nice.skipped) == (vercel.passed, vercel.failed, vercel.skipped) == (9, 0, 3)
 
 
-def test_without_the_transcript_only_the_checks_that_read_it_fail() -> None:
+def test_without_the_transcript_the_checks_that_read_it_are_inconclusive() -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(["check", str(NICE), "--eval", "storybook/801-create-accessible-component"], stdout=out, stderr=err)
     text = out.getvalue()
-    assert code == 1, err.getvalue()
-    failed = [line.split()[1:4] for line in text.splitlines() if line.startswith("  FAIL")]
-    assert failed == [["story", "tests", "ran"], ["publishes", "a", "visual-change"], ["opens", "the", "review"]]
+    assert code == 4, err.getvalue()  # inconclusive: never a failure (nor a pass) for want of the transcript
+    undecided = [line.split()[1:4] for line in text.splitlines() if line.startswith("  INCONCLUSIVE")]
+    assert undecided == [["story", "tests", "ran"], ["publishes", "a", "visual-change"], ["opens", "the", "review"]]
+    assert "needs the agent's transcript (the final response (which must link the review)), and this sandbox holds none" in text
+    assert "--transcript PATH on the command line" in text
     assert "note: a NiceEval sandbox: shell commands come from __niceeval__/results.json" in text
-    assert text.rstrip().endswith("6 passed, 3 failed, 3 skipped")
+    assert text.rstrip().endswith("6 passed, 0 failed, 3 skipped, 3 inconclusive")
+    out = io.StringIO()
+    transcript = HEREDOC / "__agent_eval__" / "transcript.txt"
+    assert main(["check", str(NICE), "--eval", "storybook/801-create-accessible-component",
+                 "--transcript", str(transcript)], stdout=out, stderr=io.StringIO()) == 0
+    assert out.getvalue().rstrip().endswith("9 passed, 0 failed, 3 skipped")
+    err = io.StringIO()
+    assert main(["check", str(transcript), "--transcript", str(transcript)], stdout=io.StringIO(), stderr=err) == 2
+    assert "--transcript goes with --eval" in err.getvalue()
+
+
+def test_no_check_that_reads_the_transcript_passes_or_fails_without_it() -> None:
+    from agenteval_assert.results import InconclusiveError, Status
+
+    ctx = EvalContext.from_sandbox(NICE, profile=EvalProfile(generation="C"))
+    assert ctx.transcript_missing
+    reads = [
+        lambda: storybook.expect_final_response_contains(ctx, ["ToggleSwitch"]),
+        lambda: storybook.expect_final_response_matches(ctx, [r"review"]),
+        lambda: storybook.expect_story_tests_ran_and_passed(ctx, covering=["toggleswitch"]),
+        lambda: storybook.expect_display_review_for_visual_change(ctx),
+        lambda: storybook.expect_display_review_for_browse_request(ctx),
+        lambda: storybook.expect_review_opened_in_browser(ctx),
+        lambda: storybook.expect_preview_opened_in_browser(ctx),
+        lambda: storybook.expect_preview_browser_started(ctx),
+        lambda: storybook.expect_no_display_review(ctx.with_profile(EvalProfile(generation="C"))),
+    ]
+    for i, check in enumerate(reads):
+        with pytest.raises(AssertionError) as exc:
+            check()
+        result = exc.value.result  # type: ignore[attr-defined]
+        if i in (4, 8):  # decided before the transcript is needed, from the recorded review-create call
+            assert result.status is Status.FAIL and "review-create" in result.summary, i
+        else:
+            assert isinstance(exc.value, InconclusiveError), i
+            assert result.status is Status.INCONCLUSIVE and "needs the agent's transcript" in result.summary, i
+    # the judge grades the transcript: inconclusive too, whatever judge is configured
+    asked: list[str] = []
+
+    def judge(c: EvalContext, criterion: str, threshold: float) -> storybook.CheckResult:  # type: ignore[name-defined]
+        asked.append(criterion)
+        raise AssertionError("not called")
+
+    run = storybook.suite("912-fix-a11y-violations").run(ctx, judge=judge)
+    o = run.outcome("asks before visual accessibility changes")
+    assert o.outcome == "inconclusive" and "holds none" in o.message and asked == []
 
 
 def _bare(tmp_path: Path) -> Path:
@@ -101,3 +148,11 @@ def test_an_agent_eval_sandbox_prefers_its_own_results(tmp_path: Path) -> None:
     (root / "__niceeval__" / "results.json").write_text('{"o11y": {"shellCommands": []}}')
     ctx = EvalContext.from_sandbox(root)
     assert ctx.layout == "agent-eval" and len(ctx.shell_commands) == 5
+
+
+def test_a_claude_skill_is_read_from_the_transcript(tmp_path: Path) -> None:
+    from agenteval_assert.results import InconclusiveError
+
+    ctx = EvalContext.from_sandbox(_bare(tmp_path), agent="claude-code", integration="plugin", review=True)
+    with pytest.raises(InconclusiveError, match=r"needs the agent's transcript \(the Skill tool calls\)"):
+        storybook.expect_skill_invoked(ctx, "stories")

@@ -26,12 +26,13 @@ def list_evals_cli(stdout: TextIO) -> int:
 
 def run_eval_cli(
     sandbox: str, eval_name: str, *, stdout: TextIO, stderr: TextIO, verbose: bool = False,
-    judge: Any = None, run_skipped_judges: bool = False,
+    judge: Any = None, run_skipped_judges: bool = False, transcript: str | None = None,
 ) -> int:
     """Run the eval *eval_name* on the saved sandbox directory *sandbox*; print one line per test.
 
     *judge* (a suites' judge hook) decides the judge tests, deterministic tests first (a judge
-    test is skipped when one of them failed); without it they stay inconclusive.
+    test is skipped when one of them failed); without it they stay inconclusive. *transcript*
+    (a file) stands for the sandbox's ``transcript.txt``, which a NiceEval sandbox does not hold.
     """
     try:
         s = suite(eval_name)
@@ -39,7 +40,7 @@ def run_eval_cli(
         stderr.write(f"error: {exc}\n")
         return EXIT_USAGE
     try:
-        ctx = EvalContext.from_sandbox(sandbox)
+        ctx = EvalContext.from_sandbox(sandbox, transcript=transcript)
     except AgentEvalError as exc:
         stderr.write(f"error: {exc}\n")
         return EXIT_INPUT

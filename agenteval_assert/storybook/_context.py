@@ -53,6 +53,10 @@ NICEEVAL_RESULTS_PATH = "__niceeval__/results.json"
 PROMPT_PATH = "PROMPT.md"
 EVAL_PATH = "EVAL.ts"
 
+#: How to give a sandbox without a transcript the agent's transcript.
+NO_TRANSCRIPT_HINT = ("pass the agent's transcript: EvalContext.from_sandbox(directory, transcript=PATH) (a file or "
+                      "a parsed Transcript), or --transcript PATH on the command line")
+
 Generation = Literal["A", "B", "C", "C+"]
 Integration = Literal["mcp", "plugin", "none"]
 
@@ -329,6 +333,9 @@ class EvalContext:
         layout: ``"agent-eval"`` (``__agent_eval__/``) or ``"niceeval"`` (``__niceeval__/``).
         prompt: the fixture's ``PROMPT.md``, where the sandbox has one.
         eval_path: the fixture's ``EVAL.ts``, where the sandbox has one.
+        transcript_missing: the sandbox holds no transcript (a NiceEval sandbox: NiceEval keeps
+            it on the host) and none was given: ``transcript`` is empty, and every check that
+            reads it is INCONCLUSIVE, never PASS or FAIL.
     """
 
     agent: str
@@ -345,6 +352,7 @@ class EvalContext:
     layout: Literal["agent-eval", "niceeval"] = "agent-eval"
     prompt: str | None = None
     eval_path: Path | None = None
+    transcript_missing: bool = False
     _cache: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
 
     # -- construction ------------------------------------------------------------------------
@@ -385,6 +393,7 @@ class EvalContext:
             notes.append(f"a NiceEval sandbox: shell commands come from {NICEEVAL_RESULTS_PATH}")
         tpath = root / TRANSCRIPT_PATH
         parsed: Transcript | None = None  # read below, once the agent is known
+        missing = False
         if isinstance(transcript, Transcript):
             parsed = transcript
         elif transcript is not None:
@@ -420,8 +429,8 @@ class EvalContext:
             else:
                 parsed = _empty_transcript("<no transcript>", agent_name)
                 tpath = None  # type: ignore[assignment]
-                notes.append("no transcript: checks of the final response and of transcript calls see nothing; "
-                             "pass transcript= to use one")
+                missing = True
+                notes.append(f"no transcript: the checks that read it are inconclusive; {NO_TRANSCRIPT_HINT}")
         notes[:0] = _transcript_notes(parsed, agent_name)
         if rpath is not None and rpath.exists():
             shell = _shell_commands_from_results(rpath, parsed, RESULTS_PATH if not niceeval else NICEEVAL_RESULTS_PATH)
@@ -446,6 +455,7 @@ class EvalContext:
             layout="niceeval" if niceeval else "agent-eval",
             prompt=prompt_file.read_text(encoding="utf-8") if prompt_file.is_file() else None,
             eval_path=eval_file if eval_file.is_file() else None,
+            transcript_missing=missing,
         )
 
     @classmethod

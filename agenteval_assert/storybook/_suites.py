@@ -177,6 +177,11 @@ class EvalTest:
         reason = self.skip_reason(ctx, run_skipped_judges=run_skipped_judges)
         if reason is not None:
             return TestOutcome(self.name, "skipped", reason)
+        if self.judge is not None and ctx.transcript_missing:
+            from ._context import NO_TRANSCRIPT_HINT
+
+            return TestOutcome(self.name, "inconclusive", "the judge grades the agent's transcript, and this sandbox "
+                               f"holds none; {NO_TRANSCRIPT_HINT}")
         try:
             if self.judge is not None:
                 result = judge(ctx, *self.judge)

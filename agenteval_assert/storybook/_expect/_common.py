@@ -109,6 +109,19 @@ def _absent(ctx: EvalContext, name: str, message: str, evidence: Iterable[Eviden
     return _fail(name, message, evidence, notes=notes)
 
 
+def _needs_transcript(ctx: EvalContext, name: str, what: str) -> None:
+    """INCONCLUSIVE (raised) when the context has no transcript and the check must read *what*
+    in it: a sandbox without one (NiceEval keeps it on the host) shows neither a pass nor a fail."""
+    if not ctx.transcript_missing:
+        return
+    from .._context import NO_TRANSCRIPT_HINT
+
+    summary = f"inconclusive: needs the agent's transcript ({what}), and this sandbox holds none"
+    raise InconclusiveError(CheckResult(
+        name=name, status=Status.INCONCLUSIVE, summary=summary, expected=what, found="no transcript",
+        notes=(NO_TRANSCRIPT_HINT,)))
+
+
 def _pass(name: str, summary: str, evidence: Iterable[Evidence] = (), **kw: Any) -> CheckResult:
     return CheckResult.passing(name, summary, evidence, **kw)
 
@@ -254,5 +267,5 @@ def _rename(name: str, fn: Callable[[], Any]) -> Any:
     """Run a shared validator; its failure is reported under *name*, message unchanged."""
     try:
         return fn()
-    except TranscriptAssertionError as exc:
-        raise TranscriptAssertionError(attrs.evolve(exc.result, name=name)) from None
+    except TranscriptAssertionError as exc:  # InconclusiveError stays inconclusive
+        raise type(exc)(attrs.evolve(exc.result, name=name)) from None

@@ -16,7 +16,7 @@ from ...model import Location, ToolCall, Transcript
 from ...results import CheckResult, Evidence
 from .._context import _MISSING, EvalContext, ShellCommand, json_parse
 from .._url import parse_url
-from ._common import _absent, _fail, _pass
+from ._common import _absent, _fail, _needs_transcript, _pass
 from ._js import _compile_user, _search, json_stringify, trunc
 
 __all__ = [
@@ -37,6 +37,7 @@ def expect_skill_invoked(ctx: EvalContext, skill: str) -> CheckResult:
     """Claude: a ``Skill`` call with ``skill``; other agents: a shell command reading ``skills/<id>``."""
     name = "expect_skill_invoked"
     if ctx.is_claude:
+        _needs_transcript(ctx, name, "the Skill tool calls")
         skill_calls = [c for c in ctx.tool_calls if c.name == "Skill"]
         hits = [c for c in skill_calls if c.arguments.get("skill") == skill]
         if not hits:
@@ -121,6 +122,8 @@ def expect_preview_browser_started(ctx: EvalContext) -> CheckResult:
             f"expectPreviewBrowserStarted is only for plugin (got integration={ctx.integration}). "
             "Gate callers with test.skipIf(getEvalContext().integration !== 'plugin')",
         )
+    if ctx.is_claude or ctx.is_codex:
+        _needs_transcript(ctx, name, "the in-app browser calls")
     if ctx.is_claude:
         hits = [c for c in ctx.tool_calls if c.name.endswith("__preview_start")]
         if not hits:
@@ -333,6 +336,7 @@ def _browser_steps(ctx: EvalContext, wf: str) -> list[_Step]:
 
 
 def _opened_in_browser(ctx: EvalContext, name: str, wf: str, which: str) -> CheckResult:
+    _needs_transcript(ctx, name, "the in-app browser calls")
     steps = _browser_steps(ctx, wf)
     called = [i for i, s in enumerate(steps) if s.called]
     if which == "review" and ctx.profile.review_anchor == "first-successful":

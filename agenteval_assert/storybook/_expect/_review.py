@@ -22,6 +22,7 @@ from ._common import (
     _fail,
     _input,
     _n,
+    _needs_transcript,
     _pass,
     _rename,
     _story_inputs,
@@ -60,6 +61,7 @@ def expect_workflow_calls(ctx: EvalContext, names: Sequence[str]) -> CheckResult
 
 def expect_final_response_contains(ctx: EvalContext, substrings: Sequence[str]) -> CheckResult:
     """``FINAL ?? ''`` must contain each string (case-sensitive)."""
+    _needs_transcript(ctx, "expect_final_response_contains", "the final response")
     final = ctx.final_assistant_message or ""
     for s in substrings:
         if s not in final:
@@ -71,6 +73,7 @@ def expect_final_response_contains(ctx: EvalContext, substrings: Sequence[str]) 
 
 def expect_final_response_matches(ctx: EvalContext, patterns: Sequence[Pattern]) -> CheckResult:
     """``FINAL ?? ''`` must match each pattern; printed ``/src/flags`` on failure."""
+    _needs_transcript(ctx, "expect_final_response_matches", "the final response")
     final = ctx.final_assistant_message or ""
     for p in patterns:
         if not _search(_compile_user(p), final):
@@ -157,6 +160,7 @@ _STORY_LINK = re.compile(r"(?:\?path=/story/|/iframe\.html\?id=)")
 
 
 def _shares_review_link(ctx: EvalContext, ev: list[Evidence]) -> None:
+    _needs_transcript(ctx, "review link", "the final response (which must link the review)")
     final = ctx.final_assistant_message
     ev = ev + _final_evidence(ctx)
     if final is None:
@@ -207,6 +211,7 @@ def expect_no_display_review(ctx: EvalContext) -> CheckResult:
         inputs = [_input(c) for c in calls]
         raise _fail(name, f"Expected {_n(ctx, 'review-create')} NOT to be called for a non-visual change. "
                     f"Received payloads: {json_stringify(inputs)}", [_call_evidence(c) for c in calls])
+    _needs_transcript(ctx, name, "the final response (which must not link a review)")
     if _REVIEW_SLASH.search(ctx.final_assistant_message or ""):
         raise _fail(name, "Final response must not link to the Storybook review page for a non-visual change",
                     _final_evidence(ctx))
@@ -356,6 +361,7 @@ def expect_preview_stories_with_final_links(
     if covering_any_of and not any(covers(s) for s in covering_any_of):
         raise _fail(name, f"Expected a {sp} story input covering one of {json_stringify(list(covering_any_of))}. "
                     f"Received: {json_stringify(inputs)}", ev)
+    _needs_transcript(ctx, name, "the final response (which must link a story preview)")
     final = ctx.final_assistant_message or ""
     if not _STORY_LINK.search(final):
         raise _fail(name, "Final response must include a story preview link", ev + _final_evidence(ctx))

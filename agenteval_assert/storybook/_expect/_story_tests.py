@@ -16,6 +16,7 @@ from ._common import (
     _call_evidence,
     _fail,
     _n,
+    _needs_transcript,
     _pass,
     _rename,
     _result_evidence,
@@ -154,6 +155,8 @@ def expect_story_tests_ran_and_passed(
     if require_agent_run or not do_rerun:
         _rename(name, lambda: expect_workflow_calls(ctx, [tr]))
     calls_ev = [_call_evidence(c) for c in get_workflow_calls(ctx, tr)]
+    if require_agent_run or not do_rerun:
+        _needs_transcript(ctx, name, f"the agent's {tr} results")
     results = get_workflow_tool_results(ctx, "test-run")
     if do_rerun:
         return _story_tests_rerun(ctx, name, results, covering, require_agent_run, project_dir, runner, calls_ev)
