@@ -134,9 +134,17 @@ class TranscriptBuilder:
         agent_id: str | None = None,
         started_at: str | None = None,
         status: str = "pending",
+        reuse_answered: bool = False,
     ) -> bool:
-        """Record a call. Returns ``False`` (and records nothing) when *key* is already known."""
-        if key in self._calls:
+        """Record a call. Returns ``False`` (and records nothing) when *key* is already known.
+
+        *reuse_answered*: for formats whose ids are only unique among the open calls (a model that
+        numbers its calls ``call_0``, ``call_1``... afresh in every turn), a key whose call already
+        has its result starts a **new** call; results then go to the latest call of the key. A key
+        whose call is still open stays a repeat either way.
+        """
+        known = self._calls.get(key)
+        if known is not None and not (reuse_answered and known.result is not None):
             return False
         c = _Call(
             id=id,
@@ -185,11 +193,20 @@ class TranscriptBuilder:
         exit_code: int | None = None,
         status: str | None = None,
         ended_at: str | None = None,
+        replace: bool = False,
     ) -> bool:
-        """Pair a result with its call. Returns ``False`` and counts an orphan if there is none."""
+        """Pair a result with its call. Returns ``False`` and counts an orphan if there is none.
+
+        A second result for a call that already has one is counted in ``health.skipped`` and kept
+        out: the first result stays, never overwritten silently. *replace*: the parser enriches
+        the result it gave before (a Codex ``exec_command_end`` adds the exit code).
+        """
         c = self._calls.get(key)
         if c is None:
             self.orphan_results.append(key)
+            return False
+        if c.result is not None and not replace:
+            self.skip("result repeating an answered call id")
             return False
         c.result = ToolResult(text, raw, bool(is_error), exit_code, self.loc(line))
         if status is not None:

@@ -117,6 +117,142 @@ def test_dumps_locate_calls_and_results_on_their_own_lines() -> None:
             assert c.result is not None and c.result.location.line >= c.location.line
 
 
+def _tc(cid: str, cmd: str) -> dict[str, Any]:
+    return {"id": cid, "type": "function", "function": {"name": "bash", "arguments": json.dumps({"command": cmd})}}
+
+
+def test_a_call_id_reused_after_its_result_is_a_new_call() -> None:
+    """Some models number their calls afresh every turn: two ``call_0`` calls, two results."""
+    from agenteval_assert.checks import check_tool_called, check_tool_not_called
+
+    msgs: list[dict[str, Any]] = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": [_tc("call_0", "ls")]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "a b"},
+        {"role": "assistant", "content": None, "tool_calls": [_tc("call_0", "rm -rf /tmp/x")]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "rm: permission denied"},
+        {"role": "assistant", "content": "done"},
+    ]
+    for t in (aa.from_messages(msgs, flavor="openai-chat"), aa.parse(_jsonl(*msgs), path="chat.jsonl")):
+        assert [(c.id, c.command, c.output) for c in t.tool_calls] == [
+            ("call_0", "ls", "a b"), ("call_0", "rm -rf /tmp/x", "rm: permission denied")]
+        assert [c.location.line for c in t.tool_calls] == [2, 4]
+        assert t.health.skipped == {} and t.health.orphan_results == () and t.health.complete
+        assert check_tool_called(t, "bash", times=2).passed
+        assert check_tool_not_called(t, "bash", command=aa.Matches("rm")).status.name == "FAIL"
+
+
+def test_a_call_id_repeated_while_its_call_is_open_stays_one_call() -> None:
+    """Two open calls with one id cannot be told apart: the second is counted, never guessed."""
+    msgs: list[dict[str, Any]] = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": [_tc("call_0", "ls"), _tc("call_0", "pwd")]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "a b"},
+        {"role": "tool", "tool_call_id": "call_0", "content": "/w"},
+    ]
+    t = aa.from_messages(msgs, flavor="openai-chat")
+    [c] = t.tool_calls
+    assert (c.command, c.output) == ("ls", "a b")  # the first result stays: never overwritten
+    assert t.health.skipped == {"call repeating the id of a call still waiting for its result": 1,
+                                "result repeating an answered call id": 1}
+
+
+@pytest.mark.parametrize("flavor", ["anthropic-messages", "openai-responses"])
+def test_reused_ids_in_the_other_api_flavours(flavor: str) -> None:
+    if flavor == "anthropic-messages":
+        msgs: list[dict[str, Any]] = [{"role": "user", "content": "go"}]
+        for cmd, out in (("ls", "a b"), ("rm -rf /tmp/x", "denied")):
+            msgs.append({"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t0", "name": "bash", "input": {"command": cmd}}]})
+            msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": out}]})
+    else:
+        msgs = [{"role": "user", "content": "go"}]
+        for cmd, out in (("ls", "a b"), ("rm -rf /tmp/x", "denied")):
+            msgs.append({"type": "function_call", "call_id": "c0", "name": "bash",
+                         "arguments": json.dumps({"command": cmd})})
+            msgs.append({"type": "function_call_output", "call_id": "c0", "output": out})
+    t = aa.from_messages(msgs, flavor=flavor)
+    assert [(c.command, c.output) for c in t.tool_calls] == [("ls", "a b"), ("rm -rf /tmp/x", "denied")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["call_0", "call_1"]), st.integers(0, 99)), min_size=1, max_size=8))
+def test_answered_ids_can_be_reused_any_number_of_times(turns: list[tuple[str, int]]) -> None:
+    msgs: list[dict[str, Any]] = [{"role": "user", "content": "go"}]
+    for cid, n in turns:
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [_tc(cid, f"echo {n}")]})
+        msgs.append({"role": "tool", "tool_call_id": cid, "content": f"out {n}"})
+    t = aa.from_messages(msgs, flavor="openai-chat")
+    assert [(c.id, c.command, c.output) for c in t.tool_calls] == [
+        (cid, f"echo {n}", f"out {n}") for cid, n in turns]
+    assert t.health.skipped == {} and t.health.complete
+
+
+def _dump(history: list[dict[str, Any]], answer: dict[str, Any]) -> dict[str, Any]:
+    return {"request": {"model": "gpt-4o", "messages": history},
+            "response": {"object": "chat.completion", "model": "gpt-4o",
+                         "choices": [{"index": 0, "message": answer, "finish_reason": "stop"}]}}
+
+
+def test_proxy_log_compares_histories_by_content_not_length() -> None:
+    """A compacted history of the same length as before still holds new messages: they are read."""
+    sys_, go = {"role": "system", "content": "s"}, {"role": "user", "content": "go"}
+    c1 = {"role": "assistant", "content": None, "tool_calls": [_tc("c1", "ls")]}
+    c2 = {"role": "assistant", "content": None, "tool_calls": [_tc("c2", "cat a")]}
+    c3 = {"role": "assistant", "content": None, "tool_calls": [_tc("c3", "rm -rf build")]}
+    r1 = {"role": "tool", "tool_call_id": "c1", "content": "a"}
+    log = _jsonl(
+        _dump([sys_, go], c1),
+        _dump([sys_, go, c1, r1], c2),
+        # rewritten: the earlier work summarised, a new call, and the open call c2 re-sent
+        _dump([sys_, {"role": "user", "content": "summary of earlier work"}, c3,
+               {"role": "tool", "tool_call_id": "c3", "content": "removed"},
+               c2, {"role": "tool", "tool_call_id": "c2", "content": "A"}],
+              {"role": "assistant", "content": "done"}),
+    )
+    t = aa.parse(log, path="proxy.jsonl")
+    assert [(c.id, c.command, c.output) for c in t.tool_calls] == [
+        ("c1", "ls", "a"), ("c2", "cat a", "A"), ("c3", "rm -rf build", "removed")]
+    assert [c.location.line for c in t.tool_calls] == [1, 2, 3]
+    assert [m.text for m in t.messages("user")] == ["go", "summary of earlier work"]
+    assert t.health.skipped == {"messages repeated from an earlier request": 3 + 1,
+                                "messages repeated from an earlier request (in a rewritten history)": 1}
+    assert any("differs from the conversation read before it from message 2 on" in n for n in t.health.notes)
+    assert t.final_response == "done"
+
+
+def test_proxy_log_recognises_a_response_re_sent_in_another_shape() -> None:
+    """The client re-sends the model's answer without its null fields, its content as parts."""
+    answer = {"role": "assistant", "content": "hi there", "refusal": None, "annotations": [], "audio": None,
+              "tool_calls": None}
+    echoed = {"role": "assistant", "content": [{"type": "text", "text": "hi there"}]}
+    go = {"role": "user", "content": "go"}
+    log = _jsonl(_dump([go], answer), _dump([go, echoed, {"role": "user", "content": "more"}],
+                                            {"role": "assistant", "content": "ok"}))
+    t = aa.parse(log, path="proxy.jsonl")
+    assert [(m.role, m.text) for m in t.messages()] == [
+        ("user", "go"), ("assistant", "hi there"), ("user", "more"), ("assistant", "ok")]
+    assert not any("differs" in n for n in t.health.notes)
+
+
+def test_proxy_log_rewritten_history_does_not_duplicate_answered_calls() -> None:
+    """A trimmed history re-sends answered calls: with their ids reused they are still repeats."""
+    go = {"role": "user", "content": "go"}
+    c1 = {"role": "assistant", "content": None, "tool_calls": [_tc("call_0", "ls")]}
+    r1 = {"role": "tool", "tool_call_id": "call_0", "content": "a"}
+    # the re-sent call differs in shape only (arguments spaced differently): not read as new
+    c1b = {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "call_0", "type": "function", "function": {"name": "bash", "arguments": '{"command":"ls"}'}}]}
+    log = _jsonl(_dump([go], c1), _dump([go, c1, r1], {"role": "assistant", "content": "one"}),
+                 _dump([{"role": "user", "content": "trimmed"}, c1b, r1, {"role": "user", "content": "again"}],
+                       {"role": "assistant", "content": "two"}))
+    t = aa.parse(log, path="proxy.jsonl")
+    assert [(c.command, c.output) for c in t.tool_calls] == [("ls", "a")]
+    assert t.health.skipped["call repeated in a rewritten history"] == 1
+    assert t.health.skipped["messages repeated from an earlier request (in a rewritten history)"] == 1  # r1
+    assert [m.text for m in t.messages("user")] == ["go", "trimmed", "again"]
+
+
 def test_usage_from_responses() -> None:
     chat = aa.load(SAMPLES / "openai-chat/chat-request-response.json")
     # prompt 1250 of which 1024 cached: ours is the uncached part, as for every format

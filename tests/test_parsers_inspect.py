@@ -165,6 +165,30 @@ def test_json_log_locates_messages_resolves_attachments_and_reads_errors() -> No
         aa.parse(both, path="log.json")
 
 
+def test_a_tool_call_id_reused_after_its_result_is_a_new_call() -> None:
+    """Providers that number calls afresh every turn reuse ``call_0``: each answer finds its call."""
+    from agenteval_assert import checks as C
+
+    def tc(cmd: str) -> dict[str, Any]:
+        return {"id": "call_0", "function": "bash", "arguments": {"cmd": cmd}, "type": "function"}
+
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": "", "tool_calls": [tc("ls")]},
+        {"role": "tool", "tool_call_id": "call_0", "function": "bash", "content": "a b"},
+        {"role": "assistant", "content": "", "tool_calls": [tc("rm -rf /data")]},
+        {"role": "tool", "tool_call_id": "call_0", "function": "bash", "content": "",
+         "error": {"type": "permission", "message": "denied"}},
+        {"role": "assistant", "content": "done"},
+    ]
+    t = aa.parse(_log([{"id": 1, "epoch": 1, "messages": messages}]), path="log.json")
+    assert [(c.command, c.output, c.is_error) for c in t.tool_calls] == [
+        ("ls", "a b", False), ("rm -rf /data", "denied", True)]
+    assert t.health.skipped == {} and t.health.complete
+    assert C.check_command_ran(t, "rm").passed
+    assert C.check_no_tool_errors(t).status is Status.FAIL
+
+
 def test_archives_that_are_not_eval_logs_say_so(tmp_path: Path) -> None:
     other = tmp_path / "other.eval"
     with zipfile.ZipFile(other, "w") as z:

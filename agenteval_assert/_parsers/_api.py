@@ -33,6 +33,7 @@ APIs apart.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -467,6 +468,59 @@ _CUT = {"length": "finish_reason length", "max_tokens": "stop_reason max_tokens"
         "model_context_window_exceeded": "stop_reason model_context_window_exceeded"}
 
 
+#: Keys of a message (item) that carry what the conversation said; the others (ids of messages,
+#: usage, stop reasons, statuses...) may change when a client re-sends a message in its history.
+_CONTENT_KEYS = frozenset(
+    {"role", "type", "content", "tool_calls", "tool_call_id", "function_call", "name", "call_id", "arguments",
+     "input", "output", "action", "operation", "queries", "code", "server_label", "error", "summary"}
+)
+#: Keys of nested parts and calls left out of a fingerprint (presentation, not content).
+_VOLATILE = frozenset({"annotations", "logprobs", "status", "index", "cache_control", "citations", "signature"})
+_TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
+
+
+def _pruned(v: Any) -> Any:
+    """*v* without empty values and presentation keys (``null`` and a missing key are the same)."""
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            if k in _VOLATILE:
+                continue
+            x = _pruned(x)
+            if x not in (None, "", [], {}):
+                out[k] = x
+        return out
+    if isinstance(v, list):
+        return [_pruned(x) for x in v]
+    return v
+
+
+def fingerprint(m: Any) -> str:
+    """What a message (item) of a request history says, as a short string.
+
+    Two copies of one message compare equal however the client re-sent it: content as a string or
+    as text parts, ``null`` fields written or left out, the response's ``id``/``usage``/
+    ``stop_reason`` dropped. Used to tell how much of a request's history was read before.
+    """
+    if not isinstance(m, dict):
+        proj: Any = m
+    else:
+        m = _unwrap(m)
+        proj = {}
+        for k, v in m.items():
+            if k not in _CONTENT_KEYS or (k == "type" and v == "message"):
+                continue
+            if k == "content":
+                parts = [v] if isinstance(v, str) else v if isinstance(v, list) else [v]
+                v = [p["text"] if isinstance(p, dict) and p.get("type") in _TEXT_PARTS and isinstance(p.get("text"), str)
+                     else p for p in parts]
+                v = "".join(v) if all(isinstance(p, str) for p in v) else v
+            proj[k] = v
+        proj = _pruned(proj)
+    data = json.dumps(proj, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(data.encode("utf-8"), digest_size=16).hexdigest()
+
+
 class _Run:
     """One parse of an API message list (any of the three flavours)."""
 
@@ -474,7 +528,10 @@ class _Run:
         self.fmt = fmt
         self.b = b
         self.fits = set(_ALL)
-        self.history = 0  # messages of the conversation read from dumps so far
+        #: fingerprints of the conversation read from dumps so far (request history + responses)
+        self.history: list[str] = []
+        self.ever_read: set[str] = set()  # every fingerprint read from a dump
+        self.rewritten = False  # reading the part of a request history that differs from before
         self.dumps = 0
         self.records = 0
         self.usage: Usage | None = None
@@ -561,25 +618,55 @@ class _Run:
             if isinstance(items, str):
                 items = [{"role": "user", "content": items}]
             if isinstance(items, list):
-                # A request chained with previous_response_id holds only the new items.
-                start = 0 if req.get("previous_response_id") else self.history
-                if len(items) < start:
-                    b.note("a request's history is shorter than the conversation read before it (trimmed or "
-                           "rewritten history): its messages are read from the start again")
-                    start = 0
-                elif start:
-                    b.skip("messages repeated from an earlier request", start)
-                lines = where.elements((*base, key), len(items), line)
-                for i in range(start, len(items)):
-                    m = items[i]
-                    if isinstance(m, dict):
-                        self.item(lines[i], _unwrap(m))
-                    else:
-                        b.skip(f"{key} element that is not an object")
-                self.history = len(items)
+                self.request_history(line, key, items, where.elements((*base, key), len(items), line),
+                                     chained=bool(req.get("previous_response_id")))
         if resp is not None:
             rbase: tuple[str, ...] = ("response",) if r.get("response") is resp else ()
             self.response(where.of(rbase, line), resp, where, rbase)
+
+    def request_history(self, line: int, key: str, items: list[Any], lines: list[int], *, chained: bool) -> None:
+        """Read the messages of a request that were not read before.
+
+        Each request of a proxy log re-sends the conversation so far: the longest common prefix
+        (compared by content, see ``fingerprint``) with what was read is skipped. A history that
+        differs from it (trimmed, compacted, rewritten) is read on from where it differs, leaving
+        out the messages read before (a call already read with the same input is not a new call).
+        A request chained with ``previous_response_id`` holds only the new items.
+        """
+        b = self.b
+        prints = [fingerprint(m) for m in items]
+        old = self.history
+        start = 0
+        if not chained:
+            n = min(len(old), len(prints))
+            while start < n and old[start] == prints[start]:
+                start += 1
+            if start:
+                b.skip("messages repeated from an earlier request", start)
+            if start < len(old):
+                b.note(f"line {line}: a request's history differs from the conversation read before it from "
+                       f"message {start + 1} on (trimmed, compacted or rewritten): its messages from there are "
+                       "read as new, except those read before")
+                self.rewritten = True
+        try:
+            for i in range(start, len(items)):
+                m = items[i]
+                if not isinstance(m, dict):
+                    b.skip(f"{key} element that is not an object")
+                elif self.rewritten and prints[i] in self.ever_read:
+                    b.skip("messages repeated from an earlier request (in a rewritten history)")
+                else:
+                    self.item(lines[i], _unwrap(m))
+        finally:
+            self.rewritten = False
+        self.history = old + prints if chained else prints
+        self.ever_read.update(prints)
+
+    def responded(self, *items: Any) -> None:
+        """The response's message(s) join the conversation read so far."""
+        prints = [fingerprint(m) for m in items]
+        self.history.extend(prints)
+        self.ever_read.update(prints)
 
     def response(self, line: int, resp: dict[str, Any], where: _Lines, base: tuple[str, ...]) -> None:
         b = self.b
@@ -592,7 +679,7 @@ class _Run:
             b.model = model  # the snapshot that answered, more precise than the request's alias
         if self.fmt == ANTHROPIC or resp.get("type") == "message":
             self.item(line, resp)
-            self.history += 1
+            self.responded(resp)
             return
         u = _dict(resp.get("usage"))
         self.add_usage(_usage(u, self.fmt) if u else None)
@@ -607,7 +694,7 @@ class _Run:
             msg = choices[0].get("message")
             if isinstance(msg, dict):
                 self.item(where.of((*base, "choices", 0, "message"), line), msg)
-                self.history += 1
+                self.responded(msg)
             reason = _str(choices[0].get("finish_reason"))
             self.cut = _CUT.get(reason or "")
             if reason == "content_filter":
@@ -618,7 +705,7 @@ class _Run:
         for i, item in enumerate(resp.get("output") or ()):
             if isinstance(item, dict):
                 self.item(lines[i], _unwrap(item))
-        self.history += len(out)
+        self.responded(*out)
         status = _str(resp.get("status"))
         if status == "failed":
             err = _dict(resp.get("error"))
@@ -681,9 +768,15 @@ class _Run:
         if server is None and tool is None:
             server, tool = split_mcp_name(name)
         line = self.line_of_id(key, line)
+        known = b.call_info(k)
+        # The APIs' ids are unique among the open calls only (some models number them afresh every
+        # turn): an id whose call was answered starts a new call, unless a rewritten history repeats
+        # that very call.
+        reuse = not (self.rewritten and known is not None and known.name == name and known.arguments == arguments)
         if not b.call(k, id=native, name=name, kind=kind or api_kind(name, arguments), arguments=arguments,
-                      line=line, raw_arguments=raw_arguments, server=server, tool=tool):
-            b.skip("call repeating a known id")
+                      line=line, raw_arguments=raw_arguments, server=server, tool=tool, reuse_answered=reuse):
+            b.skip("call repeating the id of a call still waiting for its result" if known is not None
+                   and known.result is None else "call repeated in a rewritten history")
             return None
         return k
 

@@ -178,9 +178,11 @@ def _message(b: TranscriptBuilder, m: dict[str, Any], line: int, att: dict[str, 
                 continue
             args, raw = decode_arguments(_resolve(tc.get("arguments"), att))
             name = tc["function"]
+            # Ids are unique among the open calls only (providers number calls afresh every turn):
+            # an id whose call was answered starts a new call.
             if not b.call(tc["id"], id=tc["id"], name=name, kind=_kind(name, args), arguments=dict(args),
-                          line=line, raw_arguments=raw):
-                b.skip("repeated tool call id")
+                          line=line, raw_arguments=raw, reuse_answered=True):
+                b.skip("tool call repeating the id of a call still waiting for its result")
             elif isinstance(tc.get("parse_error"), str):
                 b.note(f"tool call {tc['id']}: its arguments did not parse ({tc['parse_error'][:80]})")
     elif role == "tool":

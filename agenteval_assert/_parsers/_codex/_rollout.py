@@ -382,7 +382,7 @@ class _RolloutRun:
             code, is_error, status = self._end_facts(ev, prior.exit_code, prior.is_error)
             b.result(
                 cid, text=prior.text, line=prior.location.line if prior.location else line,
-                raw=prior.raw, is_error=is_error, exit_code=code, status=status,
+                raw=prior.raw, is_error=is_error, exit_code=code, status=status, replace=True,
             )
             return
         if ev.get("type") == "mcp_tool_call_end":
