@@ -118,6 +118,38 @@ def test_an_exit_status_other_than_submitted_is_a_run_error() -> None:
     assert aa.parse(_traj([step], {"exit_status": "submitted"})).errors == ()
 
 
+def _with_observation(path: Path, i: int, observation: str) -> str:
+    doc = json.loads(path.read_text())
+    doc["trajectory"][i]["observation"] = observation
+    return json.dumps(doc, indent=2)
+
+
+def test_a_command_cancelled_for_its_timeout_failed() -> None:
+    """The one outcome SWE-agent records: the observation of a command it cancelled (1.x: the
+    run's own ``command_cancelled_timeout_template``; 0.x: an ``EXECUTION TIMED OUT`` line)."""
+    replay = json.loads(FC_TRAJ.read_text())["replay_config"]
+    agent = (json.loads(replay) if isinstance(replay, str) else replay)["agent"]
+    template = agent["templates"]["command_cancelled_timeout_template"]  # the run's own
+    cancelled = template.format(command="python reproduce.py", timeout=agent["tools"]["execution_timeout"])
+    t = aa.parse(_with_observation(FC_TRAJ, 2, cancelled), path="fc.traj")
+    python = t.tool_calls[2]
+    assert (python.command, python.status, python.is_error, python.exit_code) == (
+        "python reproduce.py", "failed", True, None)
+    assert {c.status for c in t.tool_calls if c is not python} == {"unrecorded"}
+    assert C.check_no_tool_errors(t).status is Status.FAIL
+    # the other python calls' outcomes are unrecorded: whether one succeeded stays unknown
+    assert C.check_tool_succeeded(t, "python").status is Status.INCONCLUSIVE
+    assert C.check_tool_failed(t, "python").passed
+    assert any("1 command(s) timed out" in n for n in t.health.notes)
+
+    old = aa.parse(_with_observation(TEXT_TRAJ, 3, "Traceback ...\nEXECUTION TIMED OUT"), path="old.traj")
+    assert old.tool_calls[3].status == "failed" and old.tool_calls[3].is_error
+    # the words in a command's own output are not the agent's message
+    quoted = aa.parse(_with_observation(TEXT_TRAJ, 3, "log: the command was cancelled because it took"),
+                      path="q.traj")
+    assert quoted.tool_calls[3].status == "unrecorded"
+
+
 # -- mini-swe-agent ----------------------------------------------------------------------------
 
 def test_returncode_marks_errors_with_the_exit_code() -> None:
@@ -157,6 +189,28 @@ def test_v1_format_errors_run_nothing_and_are_said() -> None:
     assert t.health.notes == ("1 assistant message(s) without exactly one bash block: a format error, nothing ran",)
     format_error = [m for m in t.messages("user", include_meta=True) if m.meta]
     assert [m.text for m in format_error] == ["Please always provide EXACTLY ONE action"]
+
+
+def test_v1_a_command_killed_for_its_timeout_failed() -> None:
+    """v1 reports a timeout in the observation made from its ``timeout_template``, with no
+    ``<returncode>``: the call failed (its exit code stays unknown)."""
+    doc = json.loads((MINI / "gemini3pro-1.15-django-16255.traj.json").read_text())
+    template = doc["info"]["config"]["agent"]["timeout_template"]
+    observation = (template.replace("{{action['action']}}", "python manage.py runserver")
+                   .replace("{{output}}", "Watching for file changes"))
+    assert "<returncode>" not in observation
+    doc["messages"][3]["content"] = observation
+    t = aa.parse(json.dumps(doc, indent=1), path="run.traj.json")
+    killed = t.tool_calls[0]
+    assert (killed.status, killed.is_error, killed.exit_code) == ("failed", True, None)
+    assert [c.status for c in t.tool_calls[1:]] == ["completed"] * (len(t.tool_calls) - 1)
+    assert C.check_no_tool_errors(t).status is Status.FAIL
+    assert C.check_tool_succeeded(t, "bash", command=aa.Matches("ls -R")).status is Status.FAIL
+    assert t.health.notes[0].startswith("1 command(s) timed out and were killed")
+    # a run that configured its own wording is read with it
+    doc["info"]["config"]["agent"]["timeout_template"] = "TIMEOUT for `{{action['action']}}` after 60 s\n{{output}}"
+    doc["messages"][3]["content"] = "TIMEOUT for `ls -R django/contrib/sitemaps` after 60 s\npartial"
+    assert aa.parse(json.dumps(doc), path="run.traj.json").tool_calls[0].status == "failed"
 
 
 def test_v2_tool_calls_pair_by_id_and_read_extra_returncode() -> None:

@@ -195,6 +195,8 @@ class SweAgentParser:
                 b.unknown(f"history role {role}")
 
         turns = _match_turns(steps, assistant_turns)
+        timeouts = timeout_patterns(SWE_TIMEOUT_TEMPLATE, _find_key(_replay_config(rec), "command_cancelled_timeout_template"))
+        n_timeouts = 0
         prev_state: dict[str, Any] = {}
         ids: list[str] = []
         for i, (step, line) in enumerate(zip(steps, step_lines, strict=True)):
@@ -214,9 +216,13 @@ class SweAgentParser:
                 continue
             # the file open when the action ran: 0.x records the state before the step, 1.x after
             # it; an edit does not change the open file, so the step's own state names it in both
-            ids.append(self._call(b, i, line, action, step, turns.get(i),
-                                  state if _open_file(state) else prev_state))
+            cid, timed_out = self._call(b, i, line, action, step, turns.get(i),
+                                        state if _open_file(state) else prev_state, timeouts)
+            ids.append(cid)
+            n_timeouts += timed_out
             prev_state = state or prev_state
+        if n_timeouts:
+            b.note(_TIMEOUT_NOTE.format(n=n_timeouts))
         repeated = len(ids) - len(set(ids))
         if repeated:
             b.note(f"{repeated} call id(s) of the history repeat an earlier one (a replayed "
@@ -224,7 +230,8 @@ class SweAgentParser:
 
     @staticmethod
     def _call(b: TranscriptBuilder, i: int, line: int, action: str, step: dict[str, Any],
-              turn: dict[str, Any] | None, state: dict[str, Any]) -> str:
+              turn: dict[str, Any] | None, state: dict[str, Any],
+              timeouts: Sequence[re.Pattern[str]]) -> tuple[str, bool]:
         argv = _first_line_argv(action)
         name = argv[0] if argv else action.split(None, 1)[0]
         kind = swe_agent_kind(argv)
@@ -257,10 +264,14 @@ class SweAgentParser:
         key = f"step-{i}"
         b.call(key, id=call_id, name=name, kind=kind, arguments=args, line=line, raw_arguments=raw_args)
         obs = step.get("observation")
+        timed_out = False
         if obs is not None:
-            b.result(key, text=obs if isinstance(obs, str) else content_text(obs), line=line, raw=None,
-                     status="unrecorded")
-        return call_id
+            text = obs if isinstance(obs, str) else content_text(obs)
+            # the one outcome SWE-agent does record: a command it cancelled for taking too long
+            timed_out = _timed_out(text, timeouts) or bool(_SWE0_TIMEOUT.search(text))
+            b.result(key, text=text, line=line, raw=None, is_error=timed_out,
+                     status="failed" if timed_out else "unrecorded")
+        return call_id, timed_out
 
     @staticmethod
     def _meta(rec: dict[str, Any], b: TranscriptBuilder) -> None:
@@ -286,18 +297,24 @@ class SweAgentParser:
                 b.usage_mode = "reported by info.model_stats"
                 if as_int(stats.get("api_calls")) is not None:
                     b.metadata["api_calls"] = as_int(stats.get("api_calls"))
-        replay = rec.get("replay_config")
-        if isinstance(replay, str) and replay.lstrip().startswith("{"):
-            try:
-                replay = json.loads(replay)
-            except ValueError:
-                replay = None
+        replay = _replay_config(rec)
         if isinstance(replay, dict):
             agent = replay.get("agent")
             model = agent.get("model") if isinstance(agent, dict) else None
             name = model.get("name") if isinstance(model, dict) else None
             if isinstance(name, str) and name:
                 b.model = name
+
+
+def _replay_config(rec: dict[str, Any]) -> dict[str, Any] | None:
+    """SWE-agent 1.x's ``replay_config`` (a JSON string, or an object), decoded."""
+    replay = rec.get("replay_config")
+    if isinstance(replay, str) and replay.lstrip().startswith("{"):
+        try:
+            replay = json.loads(replay)
+        except ValueError:
+            return None
+    return replay if isinstance(replay, dict) else None
 
 
 def _exit_status(info: Any, b: TranscriptBuilder) -> None:
@@ -328,6 +345,62 @@ def _match_turns(steps: list[Any], turns: list[dict[str, Any]]) -> dict[int, dic
             out[i] = turns[j]
             j += 1
     return out
+
+
+# -- timeouts ----------------------------------------------------------------------------------
+
+#: A template's placeholders: Jinja ``{{ x }}`` / ``{% … %}`` and Python ``{x!r}`` fields.
+_PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{[A-Za-z_][^{}]*\}", re.DOTALL)
+#: SWE-agent 1.x's default, and mini-swe-agent v1's (both configurable: the run's own is used too).
+SWE_TIMEOUT_TEMPLATE = ("The command {command!r} was cancelled because it took more than {timeout} seconds. "
+                        "Please try a different command that completes more quickly.")
+MINI_TIMEOUT_TEMPLATE = ("The last command <command>{{action['action']}}</command> timed out and has been "
+                         "killed.\nThe output of the command was:\n <output>\n{{output}}\n</output>")
+#: SWE-agent 0.x appends this line to the observation of a command it interrupted.
+_SWE0_TIMEOUT = re.compile(r"^EXECUTION TIMED OUT\b", re.MULTILINE)
+
+
+def _template_start(template: str) -> re.Pattern[str] | None:
+    """A pattern for how an observation made from *template* starts: its first two pieces of fixed
+    text (the second up to its first line end) around whatever the first placeholder became."""
+    pieces = _PLACEHOLDER.split(template)
+    if len(pieces) < 2:
+        return None
+    first, second = pieces[0].lstrip(), pieces[1].split("\n", 1)[0]
+    if len(first) + len(second) < 12:
+        return None  # too little fixed text to tell the message apart
+    return re.compile(re.escape(first) + ".*?" + re.escape(second), re.DOTALL)
+
+
+def timeout_patterns(*templates: Any) -> tuple[re.Pattern[str], ...]:
+    """Patterns of the timeout observations of these templates (non-strings ignored)."""
+    out: list[re.Pattern[str]] = []
+    for t in templates:
+        pat = _template_start(t) if isinstance(t, str) else None
+        if pat is not None and all(p.pattern != pat.pattern for p in out):
+            out.append(pat)
+    return tuple(out)
+
+
+def _timed_out(text: str, patterns: Sequence[re.Pattern[str]]) -> bool:
+    head = text.lstrip()
+    return any(p.match(head) for p in patterns)
+
+
+def _find_key(value: Any, key: str, depth: int = 0) -> Any:
+    """The first value of *key* anywhere in nested dicts (a run's configuration)."""
+    if isinstance(value, dict) and depth < 8:
+        if key in value:
+            return value[key]
+        for v in value.values():
+            found = _find_key(v, key, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+_TIMEOUT_NOTE = ("{n} command(s) timed out and were killed (the observation says so; no exit code is "
+                 "recorded): their status is failed")
 
 
 # == mini-swe-agent ===========================================================================
@@ -380,6 +453,8 @@ class MiniSweAgentParser:
         if isinstance(model_cfg, dict) and isinstance(model_cfg.get("model_name"), str):
             b.model = model_cfg["model_name"]
 
+        timeouts = timeout_patterns(MINI_TIMEOUT_TEMPLATE, _find_key(config, "timeout_template"))
+        n_timeouts = 0
         usage = [0, 0, 0, 0]
         cost = 0.0
         seen_usage = False
@@ -428,7 +503,11 @@ class MiniSweAgentParser:
                 if code is None:
                     found = _RETURNCODE.search(text)
                     code = int(found.group(1)) if found else None
-                b.result(key, text=text, line=line, exit_code=code)
+                # v1 reports a killed command in its own observation, with no return code
+                timed_out = code is None and _timed_out(text, timeouts)
+                n_timeouts += timed_out
+                b.result(key, text=text, line=line, exit_code=code, is_error=timed_out,
+                         status="failed" if timed_out else None)
             elif role == "system":
                 b.message("system", text, line, meta=True)
             elif role == "user":
@@ -439,6 +518,8 @@ class MiniSweAgentParser:
                 b.message("system", text, line, meta=True)
             else:
                 b.unknown(f"message role {role}")
+        if n_timeouts:
+            b.note(_TIMEOUT_NOTE.format(n=n_timeouts))
         if format_errors:
             b.note(f"{format_errors} assistant message(s) without exactly one bash block: a format "
                    "error, nothing ran")
