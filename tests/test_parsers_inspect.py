@@ -159,6 +159,8 @@ def test_json_log_locates_messages_resolves_attachments_and_reads_errors() -> No
     assert '"tool_call_id": "c2"' in lines[ls.result.location.line + 1]
     assert [type(s).__name__ for s in t.steps][:3] == ["Message", "Thinking", "Message"]
     assert t.usage.input_tokens == 10 and t.final_response == "bye"
+    # counts the log does not report stay unknown, never 0
+    assert (t.usage.cache_read_tokens, t.usage.cache_write_tokens, t.usage.reasoning_tokens) == (None, None, None)
     assert t.errors[0][0] == "RuntimeError: sandbox died"
     both = _log([sample, {**sample, "epoch": 2}])  # the member id keeps the sample id as it is
     with pytest.raises(aa.MultipleTranscriptsError, match="sample-a#1-epoch-2"):
@@ -187,6 +189,16 @@ def test_a_tool_call_id_reused_after_its_result_is_a_new_call() -> None:
     assert t.health.skipped == {} and t.health.complete
     assert C.check_command_ran(t, "rm").passed
     assert C.check_no_tool_errors(t).status is Status.FAIL
+
+
+def test_model_usage_sums_each_count_over_the_models_that_report_it() -> None:
+    usage = {"a/x": {"input_tokens": 10, "output_tokens": 2, "input_tokens_cache_read": 5},
+             "b/y": {"input_tokens": 1, "output_tokens": 1, "reasoning_tokens": 7}}
+    t = aa.parse(_log([{"id": 1, "epoch": 1, "messages": [{"role": "user", "content": "go"}],
+                        "model_usage": usage}]), path="log.json")
+    u = t.usage
+    assert (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens, u.reasoning_tokens) == (
+        11, 3, 5, None, 7)
 
 
 def test_archives_that_are_not_eval_logs_say_so(tmp_path: Path) -> None:

@@ -144,12 +144,15 @@ def _sample_transcript(path: str, sample: dict[str, Any], eval_spec: dict[str, A
         b.note(f"the sample stopped at its {limit['type']} limit ({limit.get('limit')})")
     usage = sample.get("model_usage")
     if isinstance(usage, dict) and usage:
-        totals = [0, 0, 0, 0, 0]
+        # a count no model reports stays None (unknown), never 0
+        totals: list[int | None] = [None] * 5
         for u in usage.values():
             if isinstance(u, dict):
                 for j, k in enumerate(("input_tokens", "output_tokens", "input_tokens_cache_read",
                                        "input_tokens_cache_write", "reasoning_tokens")):
-                    totals[j] += as_int(u.get(k)) or 0
+                    n = as_int(u.get(k))
+                    if n is not None:
+                        totals[j] = (totals[j] or 0) + n
         b.usage = Usage(input_tokens=totals[0], output_tokens=totals[1], cache_read_tokens=totals[2],
                         cache_write_tokens=totals[3], reasoning_tokens=totals[4])
         b.usage_mode = "summed over the sample's model_usage (as inspect_ai reports it)"
