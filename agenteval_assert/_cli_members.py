@@ -13,16 +13,23 @@ from typing import Any, TextIO
 
 from .model import Transcript
 
-__all__ = ["member_lines", "members_summary"]
+__all__ = ["member_id", "member_lines", "members_summary"]
 
 _SUMMED = ("tool_calls", "subagent_tool_calls", "tool_errors", "unanswered_calls", "steps")
 _USAGE = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
           "cost_usd")
 
 
-def _member_entry(doc: dict[str, Any]) -> dict[str, Any]:
+def member_id(path: str, member_path: str) -> str:
+    """The member id in *member_path* (``FILE#MEMBER``) of the file *path*: all that follows
+    ``FILE#``, ``#`` included (member ids may hold ``#``: an inspect_ai sample id is free text)."""
+    prefix = f"{path}#"
+    return member_path[len(prefix):] if member_path.startswith(prefix) else member_path.rsplit("#", 1)[-1]
+
+
+def _member_entry(path: str, doc: dict[str, Any]) -> dict[str, Any]:
     return {
-        "member": doc["path"].rsplit("#", 1)[-1],
+        "member": member_id(path, doc["path"]),
         "path": doc["path"],
         "tool_calls": doc["tool_calls"],
         "tool_errors": doc["tool_errors"],
@@ -84,7 +91,7 @@ def members_summary(path: str, whole: Transcript | None, members: list[Transcrip
             },
             "workflow_calls": [w for d in docs for w in d["workflow_calls"]],
         }
-    doc["members"] = [_member_entry(d) for d in docs]
+    doc["members"] = [_member_entry(path, d) for d in docs]
     return doc
 
 
@@ -92,7 +99,7 @@ def member_lines(path: str, fmt: str, members: list[Transcript], out: TextIO) ->
     """The text summary's member list: one line per member."""
     out.write(f"{path}: {len(members)} transcripts ({fmt}); load one with load('FILE#MEMBER')\n")
     for t in members:
-        member = t.path.rsplit("#", 1)[-1]
+        member = member_id(path, t.path)
         errors = sum(1 for c in t.tool_calls if c.is_error)
         state = "complete" if t.health.complete else "incomplete"
         out.write(f"  {member:<28} {len(t.tool_calls):>5} calls  {errors:>3} errors  {state}\n")

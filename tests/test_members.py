@@ -41,6 +41,37 @@ def test_a_hash_in_a_file_name_is_part_of_the_name(tmp_path: Path) -> None:
         aa.load(tmp_path / "missing.eval#sample-0-epoch-1")
 
 
+def test_member_ids_may_hold_a_hash_and_are_never_cut(tmp_path: Path) -> None:
+    """A sample id is free text: ``a#b`` gives member ``sample-a#b-epoch-1``, whole everywhere."""
+    import io
+    import json
+
+    from agenteval_assert._cli import main
+
+    sample = {"id": "a#b", "epoch": 1, "messages": [{"role": "user", "content": "go"},
+                                                     {"role": "assistant", "content": "done"}]}
+    log = {"version": 2, "status": "success", "eval": {"task": "t", "model": "m"},
+           "samples": [sample, {**sample, "epoch": 2}]}
+    path = tmp_path / "we#ird.json"
+    path.write_text(json.dumps(log))
+    (tmp_path / "we").write_text("a file whose name is a shorter prefix of the path")
+    runs = aa.load_all(path)
+    assert [t.path.removeprefix(f"{path}#") for t in runs] == ["sample-a#b-epoch-1", "sample-a#b-epoch-2"]
+    one = aa.load(f"{path}#sample-a#b-epoch-2")  # the longest existing file prefix is the file
+    assert one.path == f"{path}#sample-a#b-epoch-2" and one.metadata["epoch"] == 2
+
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["summary", str(path)], stdout=out, stderr=err) == 0, err.getvalue()
+    assert [line.split()[0] for line in out.getvalue().splitlines()[1:]] == [
+        "sample-a#b-epoch-1", "sample-a#b-epoch-2"]
+    out = io.StringIO()
+    assert main(["summary", str(path), "--json"], stdout=out, stderr=err) == 0
+    assert [m["member"] for m in json.loads(out.getvalue())["members"]] == ["sample-a#b-epoch-1", "sample-a#b-epoch-2"]
+    out = io.StringIO()
+    assert main(["summary", f"{path}#sample-a#b-epoch-1", "--json"], stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue())["path"] == f"{path}#sample-a#b-epoch-1"
+
+
 def test_unrecorded_is_a_documented_status_and_not_unanswered() -> None:
     from agenteval_assert.model import CALL_STATUSES
 

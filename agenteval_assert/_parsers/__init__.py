@@ -257,17 +257,19 @@ def _single(got: Members, path: str) -> Transcript:
 def _split_member(path: str | os.PathLike[str]) -> tuple[str, str | None]:
     """``"log.eval#sample-1-epoch-1"`` → ``("log.eval", "sample-1-epoch-1")``.
 
-    A path that exists as it is names a file (``#`` is legal in file names); otherwise the first
-    ``#`` whose left part is an existing file splits it.
+    A path that exists as it is names a file (``#`` is legal in file names). Otherwise it splits at
+    the **last** ``#`` whose left part is an existing file: the file is the longest existing
+    prefix, and the member id is all the rest, ``#`` included (``we#ird.eval#sample-a#b-epoch-1``
+    is member ``sample-a#b-epoch-1`` of ``we#ird.eval``).
     """
     p = os.fspath(path)
     if "#" not in p or os.path.exists(p):
         return p, None
-    i = p.find("#")
+    i = p.rfind("#")
     while i >= 0:
         if os.path.isfile(p[:i]):
             return p[:i], p[i + 1 :]
-        i = p.find("#", i + 1)
+        i = p.rfind("#", 0, i)
     return p, None
 
 
