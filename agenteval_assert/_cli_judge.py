@@ -75,6 +75,9 @@ def add_judge_options(p: argparse.ArgumentParser) -> None:
                    help="a judge.md (task, '## Steps', '## Pass criteria'): one verdict on every criterion")
     g.add_argument("--var", dest="judge_vars", action="append", default=[], metavar="NAME=VALUE",
                    help="a {{NAME}} variable of --judge-file (repeatable)")
+    g.add_argument("--judge-assume-complete", action="store_true",
+                   help="judge an incomplete transcript as it is (the judge is told what it lacks); "
+                        "without it, such a transcript's criteria are INCONCLUSIVE and the judge is not asked")
     g.add_argument("--judge-model", metavar="MODEL", help="the judge's model (default: the library's)")
     g.add_argument("--judge-cassette", metavar="PATH", help="the directory of the judge cassettes")
     g.add_argument("--judge-mode", choices=_MODES,
@@ -145,12 +148,13 @@ def judge_results(t: Transcript, args: argparse.Namespace, judge: Any) -> list[C
 
     results: list[CheckResult] = []
     criteria = list(getattr(args, "criteria", None) or [])
+    whole = bool(getattr(args, "judge_assume_complete", False))
     for n, (text, threshold) in enumerate(criteria, 1):
         name = "judge" if len(criteria) == 1 else f"judge {n}"
-        results.append(check_criterion(t, text, threshold=threshold, judge=judge, name=name))
+        results.append(check_criterion(t, text, threshold=threshold, judge=judge, name=name, assume_complete=whole))
     if getattr(args, "judge_file", None):
         results.extend(check_verdict(t, judge_file=args.judge_file, variables=_variables(args.judge_vars),
-                                     judge=judge, name="judge-file"))
+                                     judge=judge, name="judge-file", assume_complete=whole))
     return results
 
 

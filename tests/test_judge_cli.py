@@ -94,6 +94,9 @@ def test_a_judge_file_with_variables() -> None:
     code, _, err = run("check", FAULTY, "--judge-file", "samples/replay/query-timed-out/judge.md",
                        "--judge-cassette", "samples/cassettes")
     assert code == 2 and "unknown variable {{ORDER}}" in err and "--var NAME=VALUE" in err
+    code, _, err = run("check", FAULTY, "--judge-file", "samples/replay/query-timed-out/judge.md", "--var",
+                       "ORDER=A-1001", "--var", "Z=3", "--judge-cassette", "samples/cassettes")
+    assert code == 2 and "variable Z given but not used by the file (it uses {{ORDER}})" in err, err
 
 
 @pytest.mark.parametrize(("argv", "message"), [

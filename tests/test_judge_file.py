@@ -40,6 +40,14 @@ def test_an_unknown_variable_is_a_usage_error_naming_the_line() -> None:
         parse_judge_file(TEXT, {"APP": "x"}, path="judge.md")
 
 
+def test_a_variable_the_file_does_not_use_is_a_usage_error_naming_those_it_uses() -> None:
+    with pytest.raises(UsageError, match=r"judge\.md: variable Z given but not used by the file \(it uses "
+                                         r"\{\{APP\}\}, \{\{URL\}\}\)"):
+        parse_judge_file(TEXT, {"APP": "x", "URL": "y", "Z": "3"}, path="judge.md")
+    with pytest.raises(UsageError, match=r"variables A, B given but not used by the file \(it uses no variable\)"):
+        parse_judge_file("## Pass criteria\n- one\n", {"B": "1", "A": "2"})
+
+
 def test_other_sections_are_part_of_the_task() -> None:
     jf = parse_judge_file("Intro.\n\n## Context\nMore.\n\n## Pass criteria\n- one\n")
     assert jf.task == "Intro.\n\n## Context\nMore." and jf.criteria == ("one",) and jf.steps == ()

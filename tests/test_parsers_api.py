@@ -223,7 +223,7 @@ def test_proxy_log_compares_histories_by_content_not_length() -> None:
 
 def test_proxy_log_recognises_a_response_re_sent_in_another_shape() -> None:
     """The client re-sends the model's answer without its null fields, its content as parts."""
-    answer = {"role": "assistant", "content": "hi there", "refusal": None, "annotations": [], "audio": None,
+    answer: dict[str, Any] = {"role": "assistant", "content": "hi there", "refusal": None, "annotations": [], "audio": None,
               "tool_calls": None}
     echoed = {"role": "assistant", "content": [{"type": "text", "text": "hi there"}]}
     go = {"role": "user", "content": "go"}

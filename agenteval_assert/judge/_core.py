@@ -32,7 +32,7 @@ from ._cassette import CASSETTE_VERSION, HAND_WRITTEN, RECORDED, CassetteDir, ca
 from ._config import Judge
 from ._judgefile import JudgeFile, read_judge_file
 from ._prompt import PROMPT_VERSION, SYSTEM_PROMPT, user_message
-from ._render import EvidenceSelection, Rendering, render, whitespace_normalised
+from ._render import EvidenceSelection, Rendering, quote_found, render
 from ._schema import (
     SCHEMA_VERSION,
     CriterionVerdict,
@@ -312,8 +312,46 @@ def _request(
     t: Transcript, criteria: Sequence[tuple[str, str]], judge: Judge, *, task: str = "", steps: Sequence[str] = (),
 ) -> _Request:
     rendering = render(t, judge.evidence)
+    damage = _damage(t)
+    if damage:  # judged anyway (assume_complete): the judge is told what the record lacks
+        rendering = attrs.evolve(rendering, cuts=(*rendering.cuts, *damage))
     user = user_message(criteria, rendering, task=redact(task), steps=[redact(s) for s in steps], output=judge.output)
     return _Request(t, tuple(criteria), rendering, SYSTEM_PROMPT, user)
+
+
+def _damage(t: Transcript) -> list[str]:
+    """What makes *t* an incomplete record (``[]``: it is complete)."""
+    if t.health.complete:
+        return []
+    return [f"the record is incomplete: {p}" for p in t.health.problems()] or ["the record is incomplete"]
+
+
+#: How a result says the judge can be asked about an incomplete transcript anyway.
+_OPT_IN = ("pass assume_complete=True (command line: --judge-assume-complete) to judge an incomplete "
+           "transcript as it is; the judge is then told what it lacks")
+
+
+def _not_judgeable(t: Transcript, req: _Request, assume_complete: bool) -> tuple[list[str], bool]:
+    """Why the judge must not be asked about *t* (``[]``: it may be), and whether the reason is
+    the transcript's damage (which the caller may accept)."""
+    if not t.steps:
+        return ["the transcript has no steps (no message, no tool call): there is nothing to judge"], False
+    if not req.rendering.steps:
+        why = "; ".join(c for c in req.rendering.cuts if "shown no step" in c or "not selected" in c)
+        return ["the judge would be shown nothing of the transcript" + (f" ({why})" if why else "")], False
+    if not assume_complete:
+        return _damage(t), True
+    return [], False
+
+
+def _not_judged(name: str, criterion: str, threshold: float | None, reasons: Sequence[str],
+                damaged: bool) -> JudgeResult:
+    return JudgeResult(
+        name=name, status=Status.INCONCLUSIVE,
+        summary=f"{HEAD} not judged: {cut_middle(reasons[0], 200)} — {cut_middle(criterion, 200)}",
+        expected="a transcript the judge can decide on", found=reasons[0], criterion=criterion,
+        threshold=threshold, notes=(*reasons[1:], *((_OPT_IN,) if damaged else ())),
+    )
 
 
 def _samples(judge: Judge, req: _Request, decide: Any) -> list[Sample]:
@@ -331,20 +369,34 @@ def _samples(judge: Judge, req: _Request, decide: Any) -> list[Sample]:
 # -- citations ---------------------------------------------------------------------------------
 
 
-def _citation_problems(c: CriterionVerdict, rendering: Rendering) -> list[str]:
+def _passes(c: CriterionVerdict, threshold: float | None) -> bool:
+    """The decision taken on one verdict: its score against *threshold*, else its ``pass``."""
+    return c.score >= threshold if threshold is not None else c.passed
+
+
+def _citation_problems(c: CriterionVerdict, rendering: Rendering, threshold: float | None = None) -> list[str]:
+    """Why the verdict on *c* cannot be verified against what the judge saw (``[]``: it can).
+
+    Every quote must be found in the step it cites (as the judge saw it: see ``quote_found``), and
+    a verdict that **passes** (on its score against *threshold* when there is one, else on its
+    ``pass``) must cite at least one quote: a pass nobody can check is no pass.
+    """
     problems = []
     for cit in c.evidence:
         step = rendering.step(cit.step)
         if step is None:
             problems.append(f"the verdict cites {cit.step!r}, which is not a step the judge was shown")
             continue
-        quote = whitespace_normalised(cit.quote)
-        if not quote:
+        if not cit.quote.strip():
             problems.append(f"the verdict cites {cit.step} with an empty quote")
-        elif quote not in whitespace_normalised(step.body):
+        elif not quote_found(cit.quote, step.body):
             problems.append(f"quote {cut_middle(cit.quote, 120)!r} is not in {cit.step} ({step.where})")
-    if c.passed and not c.evidence:
-        problems.append("the verdict passes the criterion with no citation at all")
+    if _passes(c, threshold) and not c.evidence:
+        if threshold is None:
+            problems.append("the verdict passes the criterion with no citation at all")
+        else:
+            problems.append(f"the verdict's score {_fmt(c.score)} reaches the threshold {_fmt(threshold)} "
+                            "with no citation at all")
     return problems
 
 
@@ -355,7 +407,7 @@ def _citation_evidence(c: CriterionVerdict, rendering: Rendering) -> list[Eviden
         if step is None:
             out.append(Evidence(f"{cit.step}: not a step the judge was shown", None, detail=f"quote: {cit.quote!r}"))
             continue
-        found = whitespace_normalised(cit.quote) in whitespace_normalised(step.body) and bool(cit.quote.strip())
+        found = quote_found(cit.quote, step.body)
         label = f"{step.id} {step.kind}" + (f" {step.label}" if step.label else "")
         extra = "" if found else "  [NOT FOUND in this step]"
         out.append(Evidence(label, step.location, detail=f"quote: {cit.quote!r}{extra}"))
@@ -429,7 +481,7 @@ def _result(
     scores = tuple(c.score for c in verdicts)
     first = verdicts[0]
     score = statistics.fmean(scores)
-    decisions = [(c.score >= threshold) if threshold is not None else c.passed for c in verdicts]
+    decisions = [_passes(c, threshold) for c in verdicts]
     if judge.policy == "mean" and threshold is not None:
         passed = score >= threshold
     else:  # majority (ties fail); confirm_on_fail with one sample is that sample
@@ -446,7 +498,7 @@ def _result(
                         evidence=tuple(_citation_evidence(first, req.rendering)))
     problems = [f"sample {s.index}: {p}" if len(samples) > 1 else p
                 for s in samples if s.verdict is not None
-                for p in _citation_problems(s.verdict.criterion(cname), req.rendering)]
+                for p in _citation_problems(s.verdict.criterion(cname), req.rendering, threshold)]
     if problems:
         return attrs.evolve(
             base, status=Status.INCONCLUSIVE,
@@ -515,6 +567,7 @@ def check_criterion(
     evidence: EvidenceSelection | None = None,
     name: str = "judge",
     skip_if_failed: Iterable[CheckResult] = (),
+    assume_complete: bool = False,
 ) -> JudgeResult:
     """Have the judge decide *criterion* on *t* (``toScoreAtLeast`` / ``toSatisfyCriterion``).
 
@@ -525,6 +578,12 @@ def check_criterion(
 
     *skip_if_failed*: deterministic results to look at first; when one of them failed, the judge
     is not asked and the result is INCONCLUSIVE, saying so (the failure already fails the run).
+
+    The judge is not asked, and the result is INCONCLUSIVE, when there is nothing to judge (a
+    transcript with no steps, or a selection that shows none) or the transcript is incomplete
+    (``health.complete`` is false: a torn tail, unanswered calls, no end-of-run record). With
+    *assume_complete* an incomplete transcript is judged as it is, and the judge is told what the
+    record lacks.
     """
     if not isinstance(criterion, str) or not criterion.strip():
         raise UsageError("the criterion is empty: say what the judge should decide")
@@ -534,14 +593,22 @@ def check_criterion(
         return _skipped(name, criterion, threshold, failed)
     j = _judge_of(judge, evidence)
     req = _request(t, [("c1", criterion)], j)
+    reasons, damaged = _not_judgeable(t, req, assume_complete)
+    if reasons:
+        return _not_judged(name, criterion, threshold, reasons, damaged)
 
     def decide(s: Sample) -> bool:
         assert s.verdict is not None
         c = s.verdict.criterion("c1")
-        return (c.score >= threshold if threshold is not None else c.passed) and not _citation_problems(c, req.rendering)
+        return _passes(c, threshold) and not _citation_problems(c, req.rendering, threshold)
 
     samples = _samples(j, req, decide)
-    return _result(name, criterion, "c1", threshold, j, req, samples)
+    return _result(name, criterion, "c1", threshold, j, req, samples, _damage_notes(t))
+
+
+def _damage_notes(t: Transcript) -> list[str]:
+    damage = _damage(t)
+    return [f"judged although the transcript is incomplete (assume_complete=True): {'; '.join(damage)}"] if damage else []
 
 
 def assert_criterion(
@@ -551,12 +618,14 @@ def assert_criterion(
     threshold: float | None = None,
     judge: Judge | None = None,
     evidence: EvidenceSelection | None = None,
+    assume_complete: bool = False,
 ) -> CriterionVerdict:
     """``check_criterion``, raising: ``TranscriptAssertionError`` on FAIL, ``InconclusiveError``
     on INCONCLUSIVE, ``CheckError`` (not an ``AssertionError``) on ERROR. Returns the verdict on
     the criterion (first sample) when it passes."""
     __tracebackhide__ = True
-    r = check_criterion(t, criterion, threshold=threshold, judge=judge, evidence=evidence)
+    r = check_criterion(t, criterion, threshold=threshold, judge=judge, evidence=evidence,
+                        assume_complete=assume_complete)
     if r.status is Status.PASS:
         matched: CriterionVerdict = r.matched[0]
         return matched
@@ -597,17 +666,23 @@ def judge_verdict(
     variables: Mapping[str, str] | None = None,
     judge: Judge | None = None,
     evidence: EvidenceSelection | None = None,
+    assume_complete: bool = False,
 ) -> Verdict:
     """The judge's structured verdict on several criteria at once (one request).
 
     Criteria are named ``c1``, ``c2``... in order. Raises ``JudgeError`` when no valid verdict
-    could be had, ``UsageError`` for a malformed ``judge.md`` or an unknown ``{{VARIABLE}}``.
+    could be had, or when the judge is not asked (nothing to judge, or an incomplete transcript
+    without *assume_complete*: see ``check_criterion``); ``UsageError`` for a malformed
+    ``judge.md``, an unknown ``{{VARIABLE}}`` or a variable the file does not use.
     The verdict's ``unverified`` lists the quotes that could not be found in the steps they cite;
     ``check_verdict`` turns them into INCONCLUSIVE results.
     """
     named, task, steps = _criteria_of(criteria, judge_file, variables)
     j = _judge_of(judge, evidence)
     req = _request(t, named, j, task=task, steps=steps)
+    reasons, damaged = _not_judgeable(t, req, assume_complete)
+    if reasons:
+        raise JudgeError(f"not judged: {reasons[0]}" + (f"; {_OPT_IN}" if damaged else ""))
     s = _call(j, req, 0)
     if s.verdict is None:
         raise JudgeError(s.error or "no verdict", s.attempts)
@@ -625,16 +700,21 @@ def check_verdict(
     judge: Judge | None = None,
     evidence: EvidenceSelection | None = None,
     name: str = "judge",
+    assume_complete: bool = False,
 ) -> list[JudgeResult]:
     """One result per criterion of one multi-criteria verdict (a ``judge.md``), citations verified.
 
     Results are named ``<name>:c1``, ``<name>:c2``...; the first also carries the verdict's
     summary, observations and friction as notes. ``judge.samples`` verdicts are combined per
-    criterion with ``judge.policy``.
+    criterion with ``judge.policy``. Nothing to judge, or an incomplete transcript without
+    *assume_complete*, gives INCONCLUSIVE results without asking the judge (see ``check_criterion``).
     """
     named, task, steps = _criteria_of(criteria, judge_file, variables)
     j = _judge_of(judge, evidence)
     req = _request(t, named, j, task=task, steps=steps)
+    reasons, damaged = _not_judgeable(t, req, assume_complete)
+    if reasons:
+        return [_not_judged(f"{name}:{cname}", text, None, reasons, damaged) for cname, text in named]
 
     def decide(s: Sample) -> bool:
         assert s.verdict is not None
@@ -643,7 +723,7 @@ def check_verdict(
     samples = _samples(j, req, decide)
     out = []
     for i, (cname, text) in enumerate(named):
-        extra: list[str] = []
+        extra: list[str] = _damage_notes(t)
         v = samples[0].verdict
         if i == 0 and v is not None:
             extra.append(f"verdict summary: {v.summary}")

@@ -14,7 +14,8 @@
 Everything before the first of these two headings (and any other section) is the task, free text.
 Each bullet of ``## Pass criteria`` is one criterion (a bullet may continue on indented lines).
 ``{{NAME}}`` is replaced by the value given for ``NAME``; a variable with no value is a usage
-error naming the file and line.
+error naming the file and line, and so is a value given for a variable the file does not use
+(naming the variables it does use).
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ def _substitute(text: str, variables: Mapping[str, str], path: str) -> str:
             f"{path}: unknown variable {missing[0]}"
             + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
             + f"; give it with --var NAME=VALUE (variables given: {given})"
+        )
+    used = sorted({m.group(1) for m in _VAR.finditer(text)})
+    unused = sorted(set(variables) - set(used))
+    if unused:
+        uses = ", ".join(f"{{{{{n}}}}}" for n in used) if used else "no variable"
+        raise UsageError(
+            f"{path}: variable{'s' if len(unused) > 1 else ''} {', '.join(unused)} given but not used by the "
+            f"file (it uses {uses}); a misspelt name would otherwise be ignored"
         )
     return _VAR.sub(lambda m: variables[m.group(1)], text)
 

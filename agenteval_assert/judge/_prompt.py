@@ -61,7 +61,8 @@ def user_message(
     parts.append(f"<criteria>\nDecide each criterion:\n{crit}\n</criteria>")
     parts.append(rendering.text)
     if rendering.cuts:
-        parts.append("Not shown to you (do not guess what it said):\n" + "\n".join(f"- {c}" for c in rendering.cuts))
+        parts.append("Not shown to you (do not guess what it said):\n"
+                     + "\n".join(f"- {neutralise(c)}" for c in rendering.cuts))
     if output == "text":
         schema = json.dumps(verdict_json_schema(), separators=(",", ":"))
         parts.append(f"Answer with one JSON object matching this JSON schema, and nothing else:\n{schema}")

@@ -26,7 +26,16 @@ import attrs
 from .._redact import redact_count
 from ..model import Location, Message, Thinking, ToolCall, Transcript
 
-__all__ = ["EvidenceSelection", "RenderedStep", "Rendering", "neutralise", "render", "whitespace_normalised"]
+__all__ = [
+    "EvidenceSelection",
+    "RenderedStep",
+    "Rendering",
+    "comparable",
+    "neutralise",
+    "quote_found",
+    "render",
+    "whitespace_normalised",
+]
 
 #: Cut marker, with the number of characters left out.
 CUT = "[… {} chars cut …]"
@@ -43,6 +52,22 @@ def neutralise(text: str) -> str:
 def whitespace_normalised(text: str) -> str:
     """Runs of whitespace as one space, ends stripped: how quotes are compared to steps."""
     return " ".join(text.split())
+
+
+def comparable(text: str) -> str:
+    """How a quote and a step are compared: whitespace normalised, and ``&lt;`` read as ``<``.
+
+    The judge saw the delimiters of the transcript's own text written ``&lt;…`` (see
+    ``neutralise``); a judge that quotes them as the agent wrote them (``</transcript>``) quotes
+    the same text, so both sides are compared with the neutralisation undone.
+    """
+    return whitespace_normalised(text.replace("&lt;", "<"))
+
+
+def quote_found(quote: str, body: str) -> bool:
+    """*quote* is a non-empty excerpt of *body* (see ``comparable``)."""
+    q = comparable(quote)
+    return bool(q) and q in comparable(body)
 
 
 def _cut(text: str, limit: int) -> tuple[str, int]:
@@ -134,7 +159,7 @@ class RenderedStep:
         return f"{self.location}{extra}"
 
     def block(self) -> str:
-        attrs_ = [f'id="{self.id}"', f'kind="{self.kind}"']
+        attrs_ = [f'id="{_ATTR_UNSAFE.sub("_", self.id)}"', f'kind="{_ATTR_UNSAFE.sub("_", self.kind)}"']
         if self.label:
             tag = "path" if self.kind == "file" else "name"
             attrs_.append(f'{tag}="{_ATTR_UNSAFE.sub("_", self.label)[:120]}"')
@@ -183,6 +208,11 @@ class _Text:
         self.cuts: list[str] = []
 
     def clean(self, text: str, sid: str, what: str, limit: int | None) -> str:
+        """*text* as the judge may see it: redacted, cut to *limit*, delimiters neutralised.
+
+        Every piece of transcript text that reaches the prompt goes through here (names of tools
+        and MCP servers included): the transcript is data and cannot open or close a block.
+        """
         text, n = redact_count(text)
         self.redactions += n
         if limit is not None:
@@ -191,6 +221,16 @@ class _Text:
             if cut:
                 self.cuts.append(f"{sid} {what}: {cut} of {original} chars cut in the middle")
         return neutralise(text)
+
+    def redacted(self, text: str) -> str:
+        """*text* redacted (for a label: the block's attribute quoting makes it safe)."""
+        text, n = redact_count(text)
+        self.redactions += n
+        return text
+
+    def name(self, text: str, sid: str) -> str:
+        """A short transcript-derived label (a tool or server name) on one line."""
+        return self.clean(" ".join(text.split()), sid, "name", 200)
 
 
 def _json(value: object) -> str:
@@ -218,9 +258,9 @@ def _arguments(arguments: dict[str, object]) -> str:
 def _call_body(call: ToolCall, sid: str, w: _Text) -> str:
     limit = w.sel.max_step_chars
     lines = []
-    head = f"call: {call.name}"
+    head = f"call: {w.name(call.name, sid)}"
     if call.server:
-        head += f"  (MCP server {call.server}, tool {call.tool})"
+        head += f"  (MCP server {w.name(call.server, sid)}, tool {w.name(call.tool or '', sid)})"
     lines.append(head)
     if call.command is not None:
         lines.append("command: " + w.clean(call.command, sid, "command", limit))
@@ -324,16 +364,16 @@ def render(t: Transcript, selection: EvidenceSelection | None = None) -> Renderi
         same = per_line.get(s.location, [i])
         part, parts = same.index(i) + 1, len(same)
         if isinstance(s, ToolCall):
-            kind, label, body = "tool_call", s.name, _call_body(s, sid, w)
+            kind, label, body = "tool_call", w.redacted(s.name), _call_body(s, sid, w)
         elif isinstance(s, Thinking):
             kind, label, body = "thinking", "", w.clean(s.text, sid, "thinking", sel.max_step_chars)
         else:
-            kind = s.role
+            kind = w.redacted(s.role)
             label = "injected" if s.meta else ""
             limit = None if i == final else sel.max_step_chars  # the final response is always whole
             body = w.clean(s.text, sid, "message", limit)
         if s.agent_id is not None:
-            label = f"{label} subagent={s.agent_id}".strip()
+            label = f"{label} subagent={w.redacted(s.agent_id)}".strip()
         steps.append(RenderedStep(sid, s.location, kind, label, body, part, parts, final=i == final))
 
     steps, blocks = _budget(steps, sel.max_chars, w)
