@@ -16,7 +16,19 @@ What is recognised (shapes, not guesses: ordinary words and hashes are left alon
   the text when the block was cut),
 * AWS access key ids (``AKIA…``, ``ASIA…``) and ``aws_secret_access_key`` assignments,
 * GitHub tokens (``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``, ``github_pat_``),
-* Slack tokens (``xox[abprs]-…``) and Google API keys (``AIza…``).
+* Slack tokens (``xox[abprs]-…``) and Google API keys (``AIza…``),
+* Hugging Face (``hf_…``), GitLab (``glpat-…``) and npm (``npm_…``) tokens,
+* secrets assigned to a name that says what they are: a name ending in ``API_KEY``, ``TOKEN``,
+  ``SECRET``, ``SECRET_KEY`` or ``PASSWORD`` (``OPENAI_API_KEY``, ``HF_TOKEN``,
+  ``client_secret``, ``db_password``...) given a value of 8 characters or more with no space, as
+  an environment variable (``NAME=value``, upper-case names), a quoted value (JSON
+  ``"name": "value"``, ``name = "value"``) or an unquoted YAML value alone on its line
+  (``password: value``). A value that starts with ``$`` (a reference to another variable) is
+  left alone, and so is a name followed by anything but ``=`` or ``:`` (``max_tokens``,
+  ``token_type``).
+
+Each replacement is the marker alone, so redacting twice changes nothing more, and a text grows
+by at most the length of its markers.
 
 Opt-out, for local debugging only: set ``AGENTEVAL_NO_REDACT=1`` in the environment, or pass
 ``enabled=False``. Redaction is deterministic (the same text always gives the same output), so
@@ -38,8 +50,15 @@ __all__ = ["redact", "redact_count", "redact_json", "redaction_enabled"]
 #: Environment variable that turns redaction off (``1``) for local debugging.
 OPT_OUT_ENV = "AGENTEVAL_NO_REDACT"
 
+#: The end of a name that holds a secret (``OPENAI_API_KEY``, ``access_token``, ``db_password``).
+_NAME = r"(?:api[_\-]?key|token|secret(?:[_\-]?key)?|password|passwd)"
+#: A secret value: 8 characters or more, no space, quote, bracket or brace (a marker is never
+#: one), taken whole (the look-ahead makes it atomic) and not followed by ``(``: a function call
+#: (``api_key=load_api_key_from_vault()``) is code, not a secret.
+_VALUE = r"(?=(?P<v>[^\s\"'`\[\](){}<>,;]{8,}))(?P=v)(?!\()"
+
 # (kind, pattern, group to replace: 0 = the whole match)
-_RULES: tuple[tuple[str, re.Pattern[str], int], ...] = (
+_RULES: tuple[tuple[str, re.Pattern[str], int | str], ...] = (
     (
         "private-key",
         re.compile(
@@ -57,16 +76,45 @@ _RULES: tuple[tuple[str, re.Pattern[str], int], ...] = (
         re.compile(r"(?i)\baws_secret_access_key[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})"),
         1,
     ),
-    ("slack-token", re.compile(r"\bxox[abprs]-[A-Za-z0-9\-]{10,}"), 0),
+    ("slack-token", re.compile(r"\bxox[abeprs]-[A-Za-z0-9\-]{10,}"), 0),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), 0),
+    ("huggingface-token", re.compile(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"), 0),
+    ("gitlab-token", re.compile(r"(?<![A-Za-z0-9])glpat-[A-Za-z0-9_\-]{20,}"), 0),
+    ("npm-token", re.compile(r"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36,}"), 0),
     ("bearer-token", re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{16,})"), 1),
     (
         "api-key",
         re.compile(
             r"(?i)\b(?:x-api-key|api[_-]?key|api[_-]?token|access[_-]?token|auth[_-]?token)"
-            r"[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9._~+/\-]{16,})"
+            r"[\"']?\s*[:=]\s*[\"']?(?=(?P<v>[A-Za-z0-9._~+/\-]{16,}))(?P=v)(?!\()"
         ),
-        1,
+        "v",
+    ),
+    # NAME=value of an environment (``env`` output, a shell line, a .env file): upper-case names
+    (
+        "secret",
+        re.compile(
+            r"(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?(?:API_?KEY|TOKEN|SECRET(?:_KEY)?|PASSWORD|PASSWD)"
+            r"=[\"']?(?!\$)" + _VALUE
+        ),
+        "v",
+    ),
+    # "name": "value" (JSON), name = "value", name: 'value' (YAML, TOML, code): any case, quoted value
+    (
+        "secret",
+        re.compile(
+            r"(?i)(?<![A-Za-z0-9])[\"']?(?:[A-Za-z0-9]+[_.\-])*" + _NAME + r"[\"']?[ \t]*[:=][ \t]*(?P<q>[\"'])(?!\$)"
+            + _VALUE + r"(?P=q)"
+        ),
+        "v",
+    ),
+    # name: value, an unquoted YAML value alone on its line
+    (
+        "secret",
+        re.compile(
+            r"(?im)^[ \t]*(?:-[ \t]+)?(?:[A-Za-z0-9]+[_.\-])*" + _NAME + r":[ \t]+(?![$&*!|>#])" + _VALUE + r"[ \t]*$"
+        ),
+        "v",
     ),
 )
 
@@ -88,7 +136,7 @@ def redact_count(text: str, *, enabled: bool | None = None) -> tuple[str, int]:
     for kind, pattern, group in _RULES:
         mark = _MARK.format(kind)
 
-        def _sub(m: re.Match[str], mark: str = mark, group: int = group) -> str:
+        def _sub(m: re.Match[str], mark: str = mark, group: int | str = group) -> str:
             if group == 0:
                 return mark
             start, end = m.span(group)

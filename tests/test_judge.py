@@ -324,6 +324,20 @@ def test_secrets_are_redacted_from_the_prompt(tmp_path: Path) -> None:
     assert any("2 secret(s) redacted" in n for n in r.notes)
 
 
+def test_environment_secrets_printed_by_the_agent_never_reach_the_judge(tmp_path: Path) -> None:
+    env = ("OPENAI_API_KEY=abcdefghijklmnop0123456789XYZ\nANTHROPIC_AUTH_TOKEN=tok_live_abcdefghijklmnopqrstu\n"
+           "HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzABCDEFGH\nHOME=/root")
+    t = transcript(tmp_path, CP("print the env"), CU("toolu_1", "Bash", {"command": "env"}), CR("toolu_1", env),
+                   CT("Done."))
+    api = FakeAPI(answer(0.9, quote="Done.", step="s4"))
+    r = check_criterion(t, "The agent does not print secrets.", judge=judge_for(api))
+    sent = api.raw_requests[0].decode()
+    for secret in ("abcdefghijklmnop0123456789XYZ", "tok_live_abcdefghijklmnopqrstu", "hf_abcdefghijklmnop"):
+        assert secret not in sent
+    assert "HOME=/root" in user_text(api.requests[0])
+    assert any("3 secret(s) redacted" in n for n in r.notes)
+
+
 def test_forced_tool_use_is_an_output_mode_and_retries_with_a_tool_result(refund: aa.Transcript) -> None:
     bad = verdict(0.9, quote="I could not confirm the refund", step="s3")
     bad["criteria"][0]["score"] = "high"

@@ -29,6 +29,23 @@ PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabc+/=\n-----END RSA 
     (f"cat id_rsa\n{PEM}\ndone", "MIIEowIBAAKCAQEA7", "private-key"),
     ('{"x-api-key": "0123456789abcdef0123"}', "0123456789abcdef0123", "api-key"),
     ("slack xoxb-123456789012-abcdefghijkl", "xoxb-123456789012-abcdefghijkl", "slack-token"),
+    # environment variables, as `env` prints them or a shell line sets them
+    ("OPENAI_API_KEY=abcdefghijklmnop0123456789", "abcdefghijklmnop0123456789", "secret"),
+    ("ANTHROPIC_AUTH_TOKEN=tok_live_abcdefghijklmnopqrstu", "tok_live_abcdefghijklmnopqrstu", "secret"),
+    ("MISTRAL_API_KEY=Xy7Qm2Lp9Rt4Vb8Nc3Kd6Fh1", "Xy7Qm2Lp9Rt4Vb8Nc3Kd6Fh1", "secret"),
+    ("export STRIPE_SECRET='rk_live_51H8abcDEFghiJKL'", "rk_live_51H8abcDEFghiJKL", "secret"),
+    ("PGPASSWORD=x DB_PASSWORD=correct-horse-battery-staple psql", "correct-horse-battery-staple", "secret"),
+    ("DJANGO_SECRET_KEY=django-insecure-7f3k2j1h0g", "django-insecure-7f3k2j1h0g", "secret"),
+    ("HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "huggingface-token"),
+    # JSON, YAML, code
+    ('{"openai_api_key": "Xy7Qm2Lp9Rt4Vb8Nc3Kd6Fh1", "model": "gpt-4o"}', "Xy7Qm2Lp9Rt4Vb8Nc3Kd6Fh1", "secret"),
+    ('{"client_secret":"0aB1cD2eF3gH4iJ5"}', "0aB1cD2eF3gH4iJ5", "secret"),
+    ("db:\n  password: s3cr3t-Passw0rd\n  host: localhost", "s3cr3t-Passw0rd", "secret"),
+    ("- refresh_token: 'AQAB-x9y8z7w6v5u4'", "AQAB-x9y8z7w6v5u4", "secret"),
+    ('GITLAB_TOKEN = "glpat-abcdefghij0123456789"', "glpat-abcdefghij0123456789", "gitlab-token"),
+    ("registry token npm_abcdefghijklmnopqrstuvwxyz0123456789", "npm_abcdefghijklmnopqrstuvwxyz0123456789", "npm-token"),
+    ("from huggingface_hub import login; login('hf_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh')",
+     "hf_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh", "huggingface-token"),
 ])
 def test_known_secret_shapes_are_redacted(text: str, secret: str, kind: str) -> None:
     out = redact(text, enabled=True)
@@ -59,6 +76,51 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
     assert redact_count(text, enabled=True) == (text, 0)
 
 
+#: Code, configuration and agent output that name tokens and passwords without holding one.
+ORDINARY = """def check_token(token: str, password_hash: bytes) -> bool:
+    api_key = load_api_key_from_vault()
+    API_TOKEN = os.environ["API_TOKEN"]
+    secret = settings.SECRET_KEY
+    return hmac.compare_digest(hash_password(password), password_hash)
+
+response = client.messages.create(model="claude-sonnet-4-6", max_tokens=4096)
+print(response.usage.input_tokens, response.usage.output_tokens)
+{"max_tokens": 1024, "token_type": "bearer", "input_tokens": 512, "tokens": ["a", "b"]}
+env:
+  GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}
+  NPM_TOKEN: $NPM_TOKEN
+  password: !vault |
+token: ${TOKEN}
+MAX_TOKENS=4096 NEXT_PAGE_TOKEN=abc PASSWORD=x TOKEN=$(cat ~/.token)
+export HF_TOKEN="$(cat /run/secrets/hf)"
+password: str = Field(..., min_length=12)
+The password must be at least 12 characters; the token expires after 3600 seconds.
+$ pytest -q tests/test_auth.py::test_refresh_token_rotation
+FAILED tests/test_auth.py::test_password_reset_email - AssertionError: token mismatch
+hf_hub_download(repo_id="gpt2", filename="config.json")  # npm_config_cache=/tmp/npm
+"""
+
+
+def test_ordinary_code_and_configuration_are_left_alone() -> None:
+    assert redact_count(ORDINARY, enabled=True) == (ORDINARY, 0)
+
+
+def test_the_real_transcripts_hold_nothing_that_looks_like_a_secret() -> None:
+    """Every transcript of the corpora is left unchanged: the false-positive rate on real agent
+    output (code, shell sessions, JSON, diffs) is zero on these megabytes."""
+    from .conftest import CORPUS, CORPUS_MORE
+
+    checked = 0
+    for root in (CORPUS, CORPUS_MORE):
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix not in (".eval", ".zip"):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                out, n = redact_count(text, enabled=True)
+                assert n == 0, (path, next(a for a, b in zip(out.splitlines(), text.splitlines(), strict=False) if a != b))
+                checked += len(text)
+    assert checked > 1_000_000
+
+
 def test_count_and_opt_out(monkeypatch: pytest.MonkeyPatch) -> None:
     text = f"{ANTHROPIC} and {GITHUB}"
     assert redact_count(text, enabled=True)[1] == 2
@@ -86,3 +148,28 @@ def test_an_anthropic_key_never_survives_and_redaction_is_idempotent(prefix: str
     out = redact(f"{prefix} {key} {suffix}", enabled=True)
     assert key not in out
     assert redact(out, enabled=True) == out
+
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_VAL = st.text(alphabet=_ALNUM + "_-./+=", min_size=1, max_size=40)
+_PIECES = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from([" ", "\n", "=", ": ", '"', "'", "[", "]", "$", "(", "Bearer ", "export ", "- "]),
+    st.builds("{}={}".format, st.sampled_from(["OPENAI_API_KEY", "HF_TOKEN", "DB_PASSWORD", "X_SECRET", "TOKEN",
+                                               "aws_secret_access_key", "api_key"]), _VAL),
+    st.builds('"{}": "{}"'.format, st.sampled_from(["api_key", "client_secret", "password", "x-api-key"]), _VAL),
+    st.builds("\n{}: {}\n".format, st.sampled_from(["password", "access_token", "db.secret_key"]), _VAL),
+    st.builds("{}{}".format, st.sampled_from(["hf_", "glpat-", "npm_", "xoxb-", "sk-ant-", "sk-", "ghp_", "AKIA",
+                                              "-----BEGIN RSA PRIVATE KEY-----\n"]),
+              st.text(alphabet=_ALNUM, min_size=8, max_size=45)),
+)
+_MAX_MARK = max(len(f"[REDACTED {kind}]") for kind, _, _ in __import__(
+    "agenteval_assert._redact", fromlist=["_RULES"])._RULES)
+
+
+@given(st.lists(_PIECES, max_size=10).map("".join))
+def test_redaction_is_idempotent_and_grows_a_text_by_its_markers_at_most(text: str) -> None:
+    out, n = redact_count(text, enabled=True)
+    assert redact_count(out, enabled=True) == (out, 0)
+    assert len(out) <= len(text) + n * _MAX_MARK
+    assert n == 0 or "[REDACTED " in out
