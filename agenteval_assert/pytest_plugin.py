@@ -1,0 +1,244 @@
+"""The pytest plugin (entry point ``pytest11``): transcripts as fixtures, and our failures as tests.
+
+Loaded by pytest wherever agenteval-assert is installed, so it stays inert unless a test uses it:
+it imports only the standard library and pytest, and touches the library's result types only
+when the library has already been imported (no exception of ours can exist before that).
+
+* ``load_transcript(path, format=None)``: a session-wide, cached ``agenteval_assert.load``.
+* ``transcript``: one parsed transcript per test case, from ``@pytest.mark.transcript(...)`` or
+  ``--transcripts GLOB``; ids are the file names.
+* ``--agenteval-inconclusive=fail|skip|xfail``: what an ``InconclusiveError`` does to a test
+  (default ``fail``: an undecided check never reads as a pass). A ``CheckError`` (a check that
+  could not run) is always reported as an error, whatever the policy.
+* ``transcript_snapshot``: a syrupy snapshot of the transcript's canonical trajectory (needs
+  the ``snapshot`` extra).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import pytest
+
+if TYPE_CHECKING:
+    from .model import Transcript
+
+__all__ = ["TranscriptSource"]
+
+#: Values of ``--agenteval-inconclusive``.
+INCONCLUSIVE_POLICIES = ("fail", "skip", "xfail")
+
+_MARKER_DOC = (
+    "transcript(*paths_or_globs, format=None): run the test once per matching transcript file, "
+    "given to it as the `transcript` fixture (paths relative to the test file's directory)"
+)
+
+
+class TranscriptSource(NamedTuple):
+    """One case of the ``transcript`` fixture: a file, or the reason there is none."""
+
+    path: str | None
+    format: str | None = None
+    #: set when no file could be found: the fixture fails with this message
+    problem: str | None = None
+
+
+# -- options and marker ----------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("agenteval-assert", "agenteval-assert (transcripts of coding agents)")
+    group.addoption(
+        "--transcripts",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="run every test that takes the `transcript` fixture (and has no "
+        "@pytest.mark.transcript) once per file matching GLOB (repeatable; ** recurses)",
+    )
+    group.addoption(
+        "--agenteval-inconclusive",
+        choices=INCONCLUSIVE_POLICIES,
+        default="fail",
+        help="what an inconclusive check does to a test: fail (default), skip or xfail; "
+        "a check that could not run is always an error",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", _MARKER_DOC)
+
+
+# -- the transcript fixtures -----------------------------------------------------------------
+
+
+def _expand(patterns: Iterable[str], base: str) -> tuple[list[str], list[str]]:
+    """Files matching *patterns* (relative to *base*), in order, without duplicates; and the
+    patterns that matched no file."""
+    found: dict[str, None] = {}
+    empty: list[str] = []
+    for pattern in patterns:
+        full = os.path.join(base, os.path.expanduser(pattern))
+        if glob.has_magic(full):
+            matches = sorted(p for p in glob.glob(full, recursive=True) if os.path.isfile(p))
+        else:
+            matches = [full] if os.path.isfile(full) else []
+        if not matches:
+            empty.append(pattern)
+        for m in matches:
+            found.setdefault(os.path.normpath(m), None)
+    return list(found), empty
+
+
+def _ids(paths: Sequence[str]) -> list[str]:
+    """File names; where two files share a name, their paths below the common directory."""
+    names = [os.path.basename(p) for p in paths]
+    if len(set(names)) == len(names):
+        return names
+    common = os.path.commonpath([os.path.abspath(p) for p in paths]) if len(paths) > 1 else ""
+    return [
+        os.path.relpath(os.path.abspath(p), common).replace(os.sep, "/") if names.count(n) > 1 else n
+        for p, n in zip(paths, names, strict=True)
+    ]
+
+
+def _sources(metafunc: pytest.Metafunc) -> tuple[list[TranscriptSource], list[str]]:
+    marker = metafunc.definition.get_closest_marker("transcript")
+    if marker is not None:
+        patterns = [str(a) for a in marker.args]
+        fmt = marker.kwargs.get("format")
+        base = os.path.dirname(str(metafunc.definition.path))
+        origin = "@pytest.mark.transcript(" + ", ".join(repr(p) for p in patterns) + ")"
+        if not patterns:
+            return [TranscriptSource(None, None, f"{origin}: give at least one path or glob")], ["no-transcript"]
+    else:
+        patterns = list(metafunc.config.getoption("transcripts") or [])
+        fmt = None
+        base = str(metafunc.config.invocation_params.dir)
+        origin = "--transcripts " + " ".join(patterns)
+        if not patterns:
+            return [TranscriptSource(None)], ["no-transcript"]
+    paths, empty = _expand(patterns, base)
+    sources = [TranscriptSource(p, fmt) for p in paths]
+    ids = _ids(paths)
+    for pattern in empty:  # a pattern that finds nothing is a mistake, never zero silent cases
+        sources.append(
+            TranscriptSource(None, fmt, f"{origin}: {pattern!r} matches no file (looked in {base})")
+        )
+        ids.append(f"no-match:{pattern}")
+    return sources, ids
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "transcript" not in metafunc.fixturenames:
+        return
+    sources, ids = _sources(metafunc)
+    metafunc.parametrize("transcript", sources, ids=ids, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def load_transcript() -> Callable[..., Transcript]:
+    """``load_transcript(path, format=None) -> Transcript``: ``agenteval_assert.load``, cached
+    for the session (each file is parsed once, however many tests read it)."""
+    from ._parsers import load
+
+    cache: dict[tuple[str, str | None], Transcript] = {}
+
+    def load_cached(path: str | os.PathLike[str], format: str | None = None) -> Transcript:
+        __tracebackhide__ = True
+        key = (os.path.abspath(os.fspath(path)), format)
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        t = cache[key] = load(os.fspath(path), format=format)
+        return t
+
+    return load_cached
+
+
+@pytest.fixture
+def transcript(request: pytest.FixtureRequest, load_transcript: Callable[..., Transcript]) -> Transcript:
+    """The parsed transcript of this test case (see ``@pytest.mark.transcript`` and
+    ``--transcripts``)."""
+    __tracebackhide__ = True
+    source: TranscriptSource = getattr(request, "param", TranscriptSource(None))
+    if source.problem is not None:
+        pytest.fail(source.problem, pytrace=False)
+    if source.path is None:
+        pytest.skip(
+            "no transcript given: mark the test with @pytest.mark.transcript('path/or/glob') "
+            "or run pytest --transcripts GLOB"
+        )
+    from .exceptions import AgentEvalError
+
+    try:
+        return load_transcript(source.path, source.format)
+    except AgentEvalError as exc:  # the file's own problem, named with its line: no traceback
+        pytest.fail(f"cannot load the transcript: {exc}", pytrace=False)
+
+
+# -- our exceptions in test outcomes ---------------------------------------------------------
+
+
+def _results_module() -> Any:
+    """``agenteval_assert.results`` if something has imported it, else ``None``."""
+    return sys.modules.get("agenteval_assert.results")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    results = _results_module()
+    if results is None or call.excinfo is None or not report.failed:
+        return report
+    exc = call.excinfo.value
+    if not isinstance(exc, (results.TranscriptAssertionError, results.CheckError)):
+        return report
+    summary: str = exc.result.summary
+    # the short summary line shows the result's own summary, not a cut class path
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        crash.message = summary
+    if isinstance(exc, results.CheckError):
+        report.agenteval_status = "error"  # type: ignore[attr-defined]
+    elif isinstance(exc, results.InconclusiveError) and call.when == "call":
+        policy = item.config.getoption("agenteval_inconclusive")
+        reason = summary if summary.startswith("inconclusive") else f"inconclusive: {summary}"
+        if policy == "skip":
+            report.outcome = "skipped"
+            # where the undecided assertion is, as pytest.skip() would say
+            where = (crash.path, crash.lineno) if crash is not None else item.location[:2]
+            report.longrepr = (str(where[0]), int(where[1] or 0), f"Skipped: {reason}")
+        elif policy == "xfail":
+            report.outcome = "skipped"
+            report.wasxfail = reason
+    return report
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
+    # A check that could not run is an error, not a failed expectation, even in the test body.
+    if getattr(report, "agenteval_status", None) == "error" and report.when == "call":
+        return "error", "E", "ERROR"
+    return None
+
+
+# -- snapshots -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def transcript_snapshot(request: pytest.FixtureRequest) -> Any:
+    """syrupy's ``snapshot`` with the trajectory extension: ``assert transcript == transcript_snapshot``
+    stores (and compares) the canonical, redacted trajectory; ``--snapshot-update`` rewrites it."""
+    from ._optional import require
+
+    require("syrupy", extra="snapshot", feature="transcript_snapshot")
+    from .snapshot import TrajectoryExtension
+
+    return request.getfixturevalue("snapshot").use_extension(TrajectoryExtension)

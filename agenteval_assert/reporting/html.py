@@ -1,0 +1,385 @@
+"""An HTML report of a run: one self-contained file (inline CSS and JavaScript, no network).
+
+``write_html(items, path)`` takes, for each transcript, its name, the parsed ``Transcript`` (or
+``None`` when it could not be read, with the reason in ``error``) and its check results, and
+writes a page with
+
+* a run overview: the pass rate over transcripts, a bar per status for transcripts and for
+  checks, filters by status and by check, and a table of the transcripts;
+* per transcript: its checks with their evidence, each item linked to the step it cites, and
+  a timeline of the steps (messages, folded thinking, tool calls with their arguments and
+  results, errors highlighted, subagents as collapsible nested timelines), each cited step
+  linking back to the checks that cite it; usage and cost where the log states them.
+
+Long outputs are folded and cut at ``MAX_OUTPUT`` characters (saying how much was left out);
+past ``LAZY_AFTER`` steps a timeline renders in chunks of ``CHUNK`` steps as they scroll into
+view (or as an evidence link needs one), so a transcript of 50,000 steps stays responsive.
+
+Templates are Jinja2 (``pip install 'agenteval-assert[html]'``), imported only when a report
+is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ..model import Location, Message, Step, Thinking, ToolCall, Transcript
+from ..results import CheckResult, Evidence, Status
+
+__all__ = ["ReportItem", "render_html", "write_html"]
+
+#: Output characters kept per tool result before the rest is cut (and counted).
+MAX_OUTPUT = 20_000
+#: Output lines or characters above which a result starts folded.
+FOLD_LINES = 12
+FOLD_CHARS = 1_200
+#: Steps a timeline renders at once; past this, the rest renders in chunks as needed.
+LAZY_AFTER = 2_000
+CHUNK = 500
+
+#: Worst first: what a transcript's status is when its checks differ.
+_PRECEDENCE = (Status.FAIL, Status.ERROR, Status.INCONCLUSIVE, Status.PASS)
+
+
+@attrs.define(frozen=True)
+class ReportItem:
+    """One transcript of the run: its name (``path`` or ``path#member``), the parsed transcript
+    (``None`` when it could not be read: then ``error`` says why) and its check results."""
+
+    name: str
+    transcript: Transcript | None
+    results: Sequence[CheckResult] = ()
+    error: str | None = None
+
+    @property
+    def status(self) -> Status:
+        """The worst status of its checks: FAIL, then ERROR, then INCONCLUSIVE, then PASS.
+        An unreadable transcript is an ERROR; one with no check at all is INCONCLUSIVE (nothing
+        was shown to pass)."""
+        if self.transcript is None or self.error is not None:
+            return Status.ERROR
+        statuses = {r.status for r in self.results}
+        if not statuses:
+            return Status.INCONCLUSIVE
+        return next(s for s in _PRECEDENCE if s in statuses)
+
+
+ItemLike = ReportItem | tuple[str, Transcript | None, Sequence[CheckResult]]
+
+
+def _item(x: ItemLike) -> ReportItem:
+    if isinstance(x, ReportItem):
+        return x
+    name, t, results = x
+    return ReportItem(name, t, tuple(results))
+
+
+# -- the view model: plain data the template only lays out --------------------------------------
+
+
+def _fold(text: str) -> bool:
+    return len(text) > FOLD_CHARS or text.count("\n") >= FOLD_LINES
+
+
+def _cap(text: str, limit: int = MAX_OUTPUT) -> tuple[str, int]:
+    """*text* cut at *limit* characters, and how many were left out."""
+    if len(text) <= limit:
+        return text, 0
+    return text[:limit], len(text) - limit
+
+
+def _first_line(text: str, limit: int = 160) -> str:
+    stripped = text.strip()
+    first = stripped.splitlines()[0] if stripped else ""
+    if len(first) > limit:
+        return first[: limit - 1] + "…"
+    return first + (" …" if "\n" in stripped else "")
+
+
+def _json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False, default=str)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _call_title(call: ToolCall) -> str:
+    """``Bash(npm test)``: the name and the main argument (the outcome has its own badge)."""
+    from ..snapshot import call_title
+
+    return call_title(call)
+
+
+class _Builder:
+    """Turns one transcript and its results into the dicts the template lays out."""
+
+    def __init__(self, n: int, item: ReportItem) -> None:
+        self.n = n
+        self.item = item
+        self.t = item.transcript
+        self.cited: dict[int, list[dict[str, str]]] = {}
+        self._by_location: dict[Location, int] = {}
+        if self.t is not None:
+            for i, s in enumerate(self.t.steps):
+                self._by_location.setdefault(s.location, i)
+                if isinstance(s, ToolCall) and s.result is not None and s.result.location is not None:
+                    self._by_location.setdefault(s.result.location, i)
+
+    def step_id(self, i: int) -> str:
+        return f"t{self.n}-s{i}"
+
+    def step_of(self, ev: Evidence) -> int | None:
+        """The index of the step *ev* cites: its step, its call's step, or the step at its line."""
+        t = self.t
+        if t is None:
+            return None
+        if ev.step is not None and 0 <= ev.step < len(t.steps):
+            return ev.step
+        if ev.call_id is not None:
+            call = t.call(ev.call_id)
+            if call is not None:
+                return call.step
+        if ev.location is not None:
+            return self._by_location.get(ev.location)
+        return None
+
+    def evidence(self, ev: Evidence, check_id: str, check: CheckResult) -> dict[str, Any]:
+        i = self.step_of(ev)
+        if i is not None:
+            self.cited.setdefault(i, []).append(
+                {"id": check_id, "name": check.name, "status": check.status.value}
+            )
+        return {
+            "where": str(ev.location) if ev.location is not None else "",
+            "text": ev.text,
+            "detail": ev.detail,
+            "target": self.step_id(i) if i is not None else None,
+        }
+
+    def checks(self) -> list[dict[str, Any]]:
+        out = []
+        for k, r in enumerate(self.item.results):
+            cid = f"t{self.n}-c{k}"
+            nm = r.nearest_miss
+            out.append(
+                {
+                    "id": cid,
+                    "name": r.name,
+                    "status": r.status.value,
+                    "summary": r.summary,
+                    "vacuous": r.vacuous,
+                    "notes": list(r.notes),
+                    "check": r.check,
+                    "evidence": [self.evidence(e, cid, r) for e in r.evidence],
+                    "nearest_miss": None
+                    if nm is None
+                    else {
+                        "evidence": self.evidence(nm.evidence, cid, r),
+                        "differences": [d.render() for d in nm.differences],
+                    },
+                }
+            )
+        return out
+
+    def step(self, i: int, s: Step) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.step_id(i),
+            "index": i,
+            "where": str(s.location),
+            "cited_by": self.cited.get(i, []),
+            "children": [],
+            "error": False,
+            "meta": False,
+            "cut": 0,
+            "fold": False,
+        }
+        if isinstance(s, Message):
+            text, cut = _cap(s.text)
+            d.update(kind=s.role, meta=s.meta, text=text, cut=cut, fold=_fold(s.text), first=_first_line(s.text))
+        elif isinstance(s, Thinking):
+            text, cut = _cap(s.text)
+            d.update(kind="thinking", text=text, cut=cut, first=_first_line(s.text, 100))
+        else:
+            out, cut = _cap(s.output)
+            status = s.status
+            if s.result is not None and s.result.is_error and status not in ("failed", "declined"):
+                status += ", error"
+            if s.exit_code is not None:
+                status += f", exit {s.exit_code}"
+            d.update(
+                kind="call",
+                name=s.name,
+                title=_call_title(s),
+                status=status,
+                error=s.is_error,
+                answered=s.result is not None,
+                args=_json(dict(s.arguments)) if s.arguments else (s.raw_arguments or ""),
+                output=out,
+                cut=cut,
+                fold=_fold(s.output),
+                first=_first_line(s.output),
+                result_where=str(s.result.location) if s.result is not None and s.result.location else "",
+            )
+        return d
+
+    def timeline(self) -> list[dict[str, Any]]:
+        """The main agent's steps; each subagent's steps nested under the call that spawned it
+        (or, when that call is not in the file, as a block where its first step is)."""
+        t = self.t
+        if t is None:
+            return []
+        parent_of = {sub.id: sub.parent_call_id for sub in t.subagents}
+        label_of = {
+            sub.id: f"subagent {sub.type or ''} {sub.description or ''}".replace("  ", " ").strip()
+            for sub in t.subagents
+        }
+        top: list[dict[str, Any]] = []
+        by_call: dict[str, dict[str, Any]] = {}
+        groups: dict[str, dict[str, Any]] = {}
+        for i, s in enumerate(t.steps):
+            d = self.step(i, s)
+            if isinstance(s, ToolCall):
+                by_call.setdefault(s.id, d)
+            agent = s.agent_id
+            if agent is None:
+                top.append(d)
+                continue
+            group = groups.get(agent)
+            if group is None:
+                group = groups[agent] = {
+                    "label": label_of.get(agent) or f"subagent {agent}",
+                    "agent": agent,
+                    "steps": [],
+                    "errors": 0,
+                }
+                parent = by_call.get(parent_of.get(agent) or "")
+                if parent is not None:
+                    parent["children"].append(group)
+                else:
+                    top.append({"kind": "subagent", "group": group, "id": f"t{self.n}-a{len(groups)}"})
+            group["steps"].append(d)
+            if d.get("error"):
+                group["errors"] += 1
+        # subagents known from the log with no step in this file (their calls are elsewhere)
+        for sub in t.subagents:
+            if sub.id not in groups:
+                parent = by_call.get(sub.parent_call_id or "")
+                if parent is not None:
+                    parent["children"].append(
+                        {"label": label_of[sub.id], "agent": sub.id, "steps": [], "errors": 0}
+                    )
+        return top
+
+    def build(self) -> dict[str, Any]:
+        item, t = self.item, self.t
+        checks = self.checks()  # before the timeline: steps learn which checks cite them
+        counts = {s.value: 0 for s in Status}
+        for r in item.results:
+            counts[r.status.value] += 1
+        d: dict[str, Any] = {
+            "id": f"t{self.n}",
+            "name": item.name,
+            "status": item.status.value,
+            "error": item.error,
+            "checks": checks,
+            "counts": counts,
+            "check_statuses": " ".join(f"{c['name']}:{c['status']}" for c in checks),
+        }
+        if t is None:
+            d.update(chunks=[], steps=0, facts=[], problems=[], run_errors=[])
+            return d
+        timeline = self.timeline()
+        chunks = [timeline]
+        if len(t.steps) > LAZY_AFTER:
+            chunks = [timeline[k : k + CHUNK] for k in range(0, len(timeline), CHUNK)]
+        u = t.usage
+        usage = []
+        for label, v in (
+            ("input", u.input_tokens),
+            ("output", u.output_tokens),
+            ("cache read", u.cache_read_tokens),
+            ("cache write", u.cache_write_tokens),
+            ("reasoning", u.reasoning_tokens),
+        ):
+            if v is not None:
+                usage.append(f"{v:,} {label}")
+        facts = [("format", f"{t.format} ({t.agent})")]
+        if t.model:
+            facts.append(("model", t.model))
+        facts.append(("steps", f"{len(t.steps)} ({len(t.tool_calls)} tool calls, {len(t.all_tool_calls) - len(t.tool_calls)} by subagents)"))
+        if usage:
+            facts.append(("tokens", ", ".join(usage) + f" ({t.health.usage_mode})"))
+        if u.cost_usd is not None:
+            facts.append(("cost", f"${u.cost_usd:.4f}"))
+        run_errors = []
+        for msg, loc in t.errors:
+            i = self._by_location.get(loc)
+            run_errors.append({"text": msg, "where": str(loc), "target": self.step_id(i) if i is not None else None})
+        d.update(
+            chunks=chunks,
+            steps=len(t.steps),
+            facts=facts,
+            problems=t.health.problems(),
+            run_errors=run_errors,
+            final=t.final_response,
+        )
+        return d
+
+
+def _overview(items: Sequence[ReportItem], views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    by_status = {s.value: 0 for s in _PRECEDENCE}
+    checks = {s.value: 0 for s in _PRECEDENCE}
+    names: dict[str, None] = {}
+    for item in items:
+        by_status[item.status.value] += 1
+        for r in item.results:
+            checks[r.status.value] += 1
+            names.setdefault(r.name, None)
+    total = len(items)
+    passed = by_status[Status.PASS.value]
+    n_checks = sum(checks.values())
+    return {
+        "transcripts": total,
+        "passed": passed,
+        "rate": f"{100 * passed / total:.1f}" if total else "0.0",
+        "by_status": [(s, n, 100 * n / total if total else 0) for s, n in by_status.items()],
+        "checks": n_checks,
+        "check_bars": [(s, n, 100 * n / n_checks if n_checks else 0) for s, n in checks.items()],
+        "check_names": sorted(names),
+        "rows": [
+            {"id": v["id"], "name": v["name"], "status": v["status"], "counts": v["counts"], "check_statuses": v["check_statuses"]}
+            for v in views
+        ],
+    }
+
+
+def render_html(items: Iterable[ItemLike], *, title: str = "agenteval-assert report") -> str:
+    """The report page for *items* (see the module docstring), as one string."""
+    from .._optional import require
+
+    jinja2 = require("jinja2", extra="html", feature="the HTML report")
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("agenteval_assert.reporting", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    listed = [_item(x) for x in items]
+    views = [_Builder(n, item).build() for n, item in enumerate(listed)]
+    page: str = env.get_template("report.html.j2").render(
+        title=title, overview=_overview(listed, views), transcripts=views, lazy_after=LAZY_AFTER
+    )
+    return page
+
+
+def write_html(items: Iterable[ItemLike], path: str | os.PathLike[str], *, title: str = "agenteval-assert report") -> None:
+    """Write the report page for *items* to *path* (UTF-8)."""
+    text = render_html(items, title=title)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
