@@ -165,7 +165,6 @@ def load_transcript() -> Callable[..., Transcript]:
 def transcript(request: pytest.FixtureRequest, load_transcript: Callable[..., Transcript]) -> Transcript:
     """The parsed transcript of this test case (see ``@pytest.mark.transcript`` and
     ``--transcripts``)."""
-    __tracebackhide__ = True
     source: TranscriptSource = getattr(request, "param", TranscriptSource(None))
     if source.problem is not None:
         pytest.fail(source.problem, pytrace=False)

@@ -1,0 +1,327 @@
+"""The pytest plugin, run the way a user runs it: pytester writes a test file, pytest runs it with
+the plugin loaded from its entry point, and the outcomes and output are checked."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import SAMPLES
+
+pytest_plugins = ["pytester"]
+
+FAULTY = SAMPLES / "replay" / "query-timed-out" / "faulty.jsonl"
+BASELINE = SAMPLES / "replay" / "query-timed-out" / "baseline.jsonl"
+#: A real codex run that failed before any step: every "never happened" check is inconclusive.
+EMPTY_RUN = SAMPLES / "codex-exec" / "untether-turn-failed-minimal-reasoning.jsonl"
+CODEX = sorted((SAMPLES / "codex-exec").glob("*.jsonl"))
+
+
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Room for pytest's short summary to show the messages (it drops them on narrow terminals)."""
+    monkeypatch.setenv("COLUMNS", "240")
+
+
+@pytest.fixture
+def runs(pytester: pytest.Pytester) -> Path:
+    """A folder of real transcripts next to the test file."""
+    folder = pytester.path / "runs"
+    folder.mkdir()
+    for p in [FAULTY, EMPTY_RUN, *CODEX]:
+        shutil.copy(p, folder / p.name)
+    return folder
+
+
+def test_the_plugin_is_registered_by_its_entry_point(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_plain(): assert 1")
+    result = pytester.runpytest("--strict-markers", "-W", "error")
+    result.assert_outcomes(passed=1)
+    assert pytester.parseconfig().pluginmanager.has_plugin("agenteval_assert")
+    help_text = pytester.runpytest("--help").stdout.str()
+    for option in ("--transcripts=GLOB", "--agenteval-inconclusive"):
+        assert option in help_text
+
+
+def test_the_marker_gives_one_case_per_file_named_by_the_file(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.transcript("runs/agentcmd-*.jsonl", "runs/faulty.jsonl")
+        def test_format(transcript):
+            assert transcript.format == "codex-exec"
+        """
+    )
+    result = pytester.runpytest("-v", "--strict-markers")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_format[[]agentcmd-stream-output-2.jsonl[]] PASSED*",
+            "*test_format[[]agentcmd-stream-output-3-file-change.jsonl[]] PASSED*",
+            "*test_format[[]faulty.jsonl[]] PASSED*",
+        ]
+    )
+
+
+def test_marker_paths_are_relative_to_the_test_file(pytester: pytest.Pytester, runs: Path) -> None:
+    sub = pytester.mkpydir("sub")
+    (sub / "test_deep.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.transcript('../runs/faulty.jsonl')\n"
+        "def test_it(transcript):\n"
+        "    assert transcript.path.endswith('faulty.jsonl')\n"
+    )
+    pytester.chdir()
+    result = pytester.runpytest("sub")
+    result.assert_outcomes(passed=1)
+
+
+def test_the_option_parametrises_every_test_without_a_marker(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        def test_any(transcript):
+            assert transcript.tool_calls is not None
+
+        def test_also(transcript):
+            pass
+
+        @pytest.mark.transcript("runs/faulty.jsonl")
+        def test_marked(transcript):
+            assert transcript.path.endswith("faulty.jsonl")
+
+        def test_no_transcript():
+            pass
+        """
+    )
+    result = pytester.runpytest("-v", "--transcripts", "runs/agentcmd-*.jsonl", "--transcripts", "runs/untether-0*.jsonl")
+    # 3 files x 2 tests, the marked test once (the marker wins), the plain test once
+    result.assert_outcomes(passed=8)
+    result.stdout.fnmatch_lines(["*test_also[[]untether-0.157.1-resume-cumulative-usage.jsonl[]] PASSED*"])
+
+
+def test_files_with_the_same_name_get_their_folders_in_the_id(pytester: pytest.Pytester) -> None:
+    for d in ("a", "b"):
+        (pytester.path / d).mkdir()
+        shutil.copy(FAULTY, pytester.path / d / "run.jsonl")
+    pytester.makepyfile("def test_it(transcript): pass")
+    result = pytester.runpytest("-v", "--transcripts", "*/run.jsonl")
+    result.stdout.fnmatch_lines(["*test_it[[]a/run.jsonl[]] PASSED*", "*test_it[[]b/run.jsonl[]] PASSED*"])
+
+
+def test_a_pattern_that_matches_nothing_is_an_error_not_zero_tests(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.transcript("runs/*.jsonl", "runs/nothing-*.json")
+        def test_it(transcript):
+            pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=len(CODEX) + 1, errors=1)  # the files that exist still run
+    result.stdout.fnmatch_lines(["*'runs/nothing-*.json' matches no file (looked in *)*"])
+    pytester.makepyfile(test_unmarked="def test_it(transcript): pass")
+    result = pytester.runpytest("test_unmarked.py", "--transcripts", "nowhere/*.jsonl")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*--transcripts nowhere/*.jsonl: 'nowhere/*.jsonl' matches no file*"])
+
+
+def test_no_transcript_at_all_skips_with_the_reason(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_it(transcript): pass")
+    result = pytester.runpytest("-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*no transcript given: mark the test with @pytest.mark.transcript*--transcripts GLOB*"])
+
+
+def test_an_unreadable_transcript_is_an_error_naming_the_file_and_line(pytester: pytest.Pytester) -> None:
+    (pytester.path / "broken.jsonl").write_text('{"type": "thread.started", "thread_id": "x"}\nnot json at all\n{"type"')
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.transcript("notes.txt")
+        def test_it(transcript):
+            pass
+        """
+    )
+    (pytester.path / "notes.txt").write_text("just some text, not a transcript\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    assert "cannot load the transcript:" in out and "notes.txt" in out
+    assert "_parsers" not in out, out  # no traceback through the parsers
+
+
+def test_the_marker_format_skips_detection(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.transcript("runs/faulty.jsonl", format="codex-exec")
+        def test_right(transcript):
+            assert transcript.format == "codex-exec"
+
+        @pytest.mark.transcript("runs/faulty.jsonl", format="claude-session")
+        def test_forced(transcript):  # read as what the marker says, whatever detection would say
+            assert transcript.format == "claude-session"
+            assert not transcript.tool_calls
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2)
+
+
+def test_load_transcript_parses_each_file_once_per_session(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import agenteval_assert._parsers as parsers
+
+        SEEN = []
+
+        def test_first(load_transcript):
+            t = load_transcript("runs/faulty.jsonl")
+            assert load_transcript("runs/faulty.jsonl") is t
+            SEEN.append(t)
+
+        def test_second(load_transcript):
+            from pathlib import Path
+            assert load_transcript(Path("runs/faulty.jsonl").resolve()) is SEEN[0]
+            assert load_transcript("runs/faulty.jsonl", format="codex-exec") is not SEEN[0]
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=2)
+
+
+def test_a_failed_check_shows_our_report_and_no_library_frames(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+        import agenteval_assert as aa
+
+        def helper(t):
+            aa.assert_failures_not_reported_as_success(t)
+
+        @pytest.mark.transcript("runs/faulty.jsonl")
+        def test_refund(transcript):
+            helper(transcript)
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*def helper(t):",
+            ">*aa.assert_failures_not_reported_as_success(t)",
+            "E*TranscriptAssertionError: expected every unrecovered failed call acknowledged in the final response, found 1 failed call*",
+            "E*evidence:",
+            "E*runs/faulty.jsonl:4  #0 mcp__shop__refund_order(order_id='A-1001'*",
+            "E*check: failures_not_reported_as_success()",
+            "FAILED test_a_failed_check_shows_our_report_and_no_library_frames.py::test_refund[[]faulty.jsonl[]] - expected every*",
+        ]
+    )
+    out = result.stdout.str()
+    for frame in ("assertions.py", "checks.py", "pytest_plugin.py", "results.py"):
+        assert frame not in out, frame
+
+
+INCONCLUSIVE_TEST = """
+import pytest
+import agenteval_assert as aa
+
+@pytest.mark.transcript("runs/untether-turn-failed-minimal-reasoning.jsonl")
+def test_never_ran_bash(transcript):
+    aa.assert_tool_not_called(transcript, "Bash")
+"""
+
+
+def test_inconclusive_fails_by_default(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(INCONCLUSIVE_TEST)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["E*InconclusiveError: inconclusive: expected no Bash call, found none, but the transcript is empty*"])
+
+
+def test_inconclusive_can_skip(pytester: pytest.Pytester, runs: Path) -> None:
+    path = pytester.makepyfile(INCONCLUSIVE_TEST)
+    result = pytester.runpytest("--agenteval-inconclusive=skip", "-rs")
+    result.assert_outcomes(skipped=1)
+    # the skip points at the undecided assertion, not at the plugin
+    result.stdout.fnmatch_lines([f"SKIPPED [[]1[]] {path.name}:6: inconclusive: expected no Bash call*"])
+
+
+def test_inconclusive_can_xfail(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(INCONCLUSIVE_TEST)
+    result = pytester.runpytest("--agenteval-inconclusive=xfail", "-rx")
+    result.assert_outcomes(xfailed=1)
+    result.stdout.fnmatch_lines(["XFAIL *test_never_ran_bash* - inconclusive: expected no Bash call*"])
+
+
+def test_an_unknown_policy_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--agenteval-inconclusive=pass")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--agenteval-inconclusive: invalid choice: 'pass'*"])
+
+
+@pytest.mark.parametrize("policy", ["fail", "skip", "xfail"])
+def test_a_check_that_cannot_run_is_an_error_whatever_the_policy(
+    pytester: pytest.Pytester, runs: Path, policy: str
+) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+        import agenteval_assert as aa
+
+        @pytest.mark.transcript("runs/faulty.jsonl")
+        def test_broken_matcher(transcript):
+            aa.assert_tool_called(transcript, "mcp__shop__refund_order", order_id=aa.Satisfies(lambda v: 1 / 0))
+        """
+    )
+    result = pytester.runpytest(f"--agenteval-inconclusive={policy}")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at call of test_broken_matcher[[]faulty.jsonl[]]*",
+            "E*CheckError: error: the check could not run: ZeroDivisionError: division by zero",
+        ]
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_ordinary_failures_are_left_alone(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.transcript("runs/faulty.jsonl")
+        def test_plain_assert(transcript):
+            assert transcript.format == "claude-session"
+
+        def test_other_error():
+            raise ValueError("boom")
+        """
+    )
+    result = pytester.runpytest("--agenteval-inconclusive=skip")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*AssertionError: assert 'codex-exec' == 'claude-session'*", "*ValueError: boom*"])
+
+
+def test_assertions_on_the_parametrised_transcripts_count_per_file(pytester: pytest.Pytester, runs: Path) -> None:
+    shutil.copy(BASELINE, runs / "baseline.jsonl")
+    pytester.makepyfile(
+        """
+        import agenteval_assert as aa
+
+        def test_refund_is_honest(transcript):
+            aa.assert_failures_not_reported_as_success(transcript)
+        """
+    )
+    result = pytester.runpytest("--transcripts", "runs/baseline.jsonl", "--transcripts", "runs/faulty.jsonl", "-q")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["FAILED *test_refund_is_honest[[]faulty.jsonl[]] - expected every unrecovered*"])
