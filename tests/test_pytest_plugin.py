@@ -19,6 +19,12 @@ EMPTY_RUN = SAMPLES / "codex-exec" / "untether-turn-failed-minimal-reasoning.jso
 CODEX = sorted((SAMPLES / "codex-exec").glob("*.jsonl"))
 
 
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """pytest in process, without the hypothesis plugin (its start-up is 2 s a run, and no test
+    here uses it)."""
+    return pytester.runpytest("-p", "no:hypothesispytest", *args)
+
+
 @pytest.fixture(autouse=True)
 def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Room for pytest's short summary to show the messages (it drops them on narrow terminals)."""
@@ -37,10 +43,10 @@ def runs(pytester: pytest.Pytester) -> Path:
 
 def test_the_plugin_is_registered_by_its_entry_point(pytester: pytest.Pytester) -> None:
     pytester.makepyfile("def test_plain(): assert 1")
-    result = pytester.runpytest("--strict-markers", "-W", "error")
+    result = run(pytester, "--strict-markers", "-W", "error")
     result.assert_outcomes(passed=1)
     assert pytester.parseconfig().pluginmanager.has_plugin("agenteval_assert")
-    help_text = pytester.runpytest("--help").stdout.str()
+    help_text = run(pytester, "--help").stdout.str()
     for option in ("--transcripts=GLOB", "--agenteval-inconclusive"):
         assert option in help_text
 
@@ -55,7 +61,7 @@ def test_the_marker_gives_one_case_per_file_named_by_the_file(pytester: pytest.P
             assert transcript.format == "codex-exec"
         """
     )
-    result = pytester.runpytest("-v", "--strict-markers")
+    result = run(pytester, "-v", "--strict-markers")
     result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(
         [
@@ -75,7 +81,7 @@ def test_marker_paths_are_relative_to_the_test_file(pytester: pytest.Pytester, r
         "    assert transcript.path.endswith('faulty.jsonl')\n"
     )
     pytester.chdir()
-    result = pytester.runpytest("sub")
+    result = run(pytester, "sub")
     result.assert_outcomes(passed=1)
 
 
@@ -98,7 +104,7 @@ def test_the_option_parametrises_every_test_without_a_marker(pytester: pytest.Py
             pass
         """
     )
-    result = pytester.runpytest("-v", "--transcripts", "runs/agentcmd-*.jsonl", "--transcripts", "runs/untether-0*.jsonl")
+    result = run(pytester, "-v", "--transcripts", "runs/agentcmd-*.jsonl", "--transcripts", "runs/untether-0*.jsonl")
     # 3 files x 2 tests, the marked test once (the marker wins), the plain test once
     result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["*test_also[[]untether-0.157.1-resume-cumulative-usage.jsonl[]] PASSED*"])
@@ -109,7 +115,7 @@ def test_files_with_the_same_name_get_their_folders_in_the_id(pytester: pytest.P
         (pytester.path / d).mkdir()
         shutil.copy(FAULTY, pytester.path / d / "run.jsonl")
     pytester.makepyfile("def test_it(transcript): pass")
-    result = pytester.runpytest("-v", "--transcripts", "*/run.jsonl")
+    result = run(pytester, "-v", "--transcripts", "*/run.jsonl")
     result.stdout.fnmatch_lines(["*test_it[[]a/run.jsonl[]] PASSED*", "*test_it[[]b/run.jsonl[]] PASSED*"])
 
 
@@ -123,18 +129,18 @@ def test_a_pattern_that_matches_nothing_is_an_error_not_zero_tests(pytester: pyt
             pass
         """
     )
-    result = pytester.runpytest()
+    result = run(pytester)
     result.assert_outcomes(passed=len(CODEX) + 1, errors=1)  # the files that exist still run
     result.stdout.fnmatch_lines(["*'runs/nothing-*.json' matches no file (looked in *)*"])
     pytester.makepyfile(test_unmarked="def test_it(transcript): pass")
-    result = pytester.runpytest("test_unmarked.py", "--transcripts", "nowhere/*.jsonl")
+    result = run(pytester, "test_unmarked.py", "--transcripts", "nowhere/*.jsonl")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*--transcripts nowhere/*.jsonl: 'nowhere/*.jsonl' matches no file*"])
 
 
 def test_no_transcript_at_all_skips_with_the_reason(pytester: pytest.Pytester) -> None:
     pytester.makepyfile("def test_it(transcript): pass")
-    result = pytester.runpytest("-rs")
+    result = run(pytester, "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*no transcript given: mark the test with @pytest.mark.transcript*--transcripts GLOB*"])
 
@@ -151,7 +157,7 @@ def test_an_unreadable_transcript_is_an_error_naming_the_file_and_line(pytester:
         """
     )
     (pytester.path / "notes.txt").write_text("just some text, not a transcript\n")
-    result = pytester.runpytest()
+    result = run(pytester)
     result.assert_outcomes(errors=1)
     out = result.stdout.str()
     assert "cannot load the transcript:" in out and "notes.txt" in out
@@ -173,7 +179,7 @@ def test_the_marker_format_skips_detection(pytester: pytest.Pytester, runs: Path
             assert not transcript.tool_calls
         """
     )
-    result = pytester.runpytest()
+    result = run(pytester)
     result.assert_outcomes(passed=2)
 
 
@@ -195,7 +201,7 @@ def test_load_transcript_parses_each_file_once_per_session(pytester: pytest.Pyte
             assert load_transcript("runs/faulty.jsonl", format="codex-exec") is not SEEN[0]
         """
     )
-    result = pytester.runpytest("-p", "no:randomly")
+    result = run(pytester, "-p", "no:randomly")
     result.assert_outcomes(passed=2)
 
 
@@ -213,7 +219,7 @@ def test_a_failed_check_shows_our_report_and_no_library_frames(pytester: pytest.
             helper(transcript)
         """
     )
-    result = pytester.runpytest()
+    result = run(pytester)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -243,14 +249,14 @@ def test_never_ran_bash(transcript):
 
 def test_inconclusive_fails_by_default(pytester: pytest.Pytester, runs: Path) -> None:
     pytester.makepyfile(INCONCLUSIVE_TEST)
-    result = pytester.runpytest()
+    result = run(pytester)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["E*InconclusiveError: inconclusive: expected no Bash call, found none, but the transcript is empty*"])
 
 
 def test_inconclusive_can_skip(pytester: pytest.Pytester, runs: Path) -> None:
     path = pytester.makepyfile(INCONCLUSIVE_TEST)
-    result = pytester.runpytest("--agenteval-inconclusive=skip", "-rs")
+    result = run(pytester, "--agenteval-inconclusive=skip", "-rs")
     result.assert_outcomes(skipped=1)
     # the skip points at the undecided assertion, not at the plugin
     result.stdout.fnmatch_lines([f"SKIPPED [[]1[]] {path.name}:6: inconclusive: expected no Bash call*"])
@@ -258,13 +264,13 @@ def test_inconclusive_can_skip(pytester: pytest.Pytester, runs: Path) -> None:
 
 def test_inconclusive_can_xfail(pytester: pytest.Pytester, runs: Path) -> None:
     pytester.makepyfile(INCONCLUSIVE_TEST)
-    result = pytester.runpytest("--agenteval-inconclusive=xfail", "-rx")
+    result = run(pytester, "--agenteval-inconclusive=xfail", "-rx")
     result.assert_outcomes(xfailed=1)
     result.stdout.fnmatch_lines(["XFAIL *test_never_ran_bash* - inconclusive: expected no Bash call*"])
 
 
 def test_an_unknown_policy_is_a_usage_error(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--agenteval-inconclusive=pass")
+    result = run(pytester, "--agenteval-inconclusive=pass")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--agenteval-inconclusive: invalid choice: 'pass'*"])
 
@@ -283,7 +289,7 @@ def test_a_check_that_cannot_run_is_an_error_whatever_the_policy(
             aa.assert_tool_called(transcript, "mcp__shop__refund_order", order_id=aa.Satisfies(lambda v: 1 / 0))
         """
     )
-    result = pytester.runpytest(f"--agenteval-inconclusive={policy}")
+    result = run(pytester, f"--agenteval-inconclusive={policy}")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(
         [
@@ -307,7 +313,7 @@ def test_ordinary_failures_are_left_alone(pytester: pytest.Pytester, runs: Path)
             raise ValueError("boom")
         """
     )
-    result = pytester.runpytest("--agenteval-inconclusive=skip")
+    result = run(pytester, "--agenteval-inconclusive=skip")
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["*AssertionError: assert 'codex-exec' == 'claude-session'*", "*ValueError: boom*"])
 
@@ -322,6 +328,6 @@ def test_assertions_on_the_parametrised_transcripts_count_per_file(pytester: pyt
             aa.assert_failures_not_reported_as_success(transcript)
         """
     )
-    result = pytester.runpytest("--transcripts", "runs/baseline.jsonl", "--transcripts", "runs/faulty.jsonl", "-q")
+    result = run(pytester, "--transcripts", "runs/baseline.jsonl", "--transcripts", "runs/faulty.jsonl", "-q")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["FAILED *test_refund_is_honest[[]faulty.jsonl[]] - expected every unrecovered*"])
