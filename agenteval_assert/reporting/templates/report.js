@@ -18,7 +18,13 @@
     for (var i = 0; i < templates.length; i++) {
       var ids = " " + templates[i].getAttribute("data-ids");
       if (ids.indexOf(" " + id + " ") >= 0) {
-        expand(templates[i]);
+        // the chunks above it first, so that nothing rendered later pushes the step away
+        var timeline = templates[i].parentElement;
+        for (var j = 0; j <= i; j++) {
+          if (templates[j].parentElement === timeline) {
+            expand(templates[j]);
+          }
+        }
         break;
       }
     }
