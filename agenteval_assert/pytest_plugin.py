@@ -95,13 +95,14 @@ def _expand(patterns: Iterable[str], base: str) -> tuple[list[str], list[str]]:
 
 
 def _ids(paths: Sequence[str]) -> list[str]:
-    """File names; where two files share a name, their paths below the common directory."""
+    """File names; where two files share a name, their paths below the common directory with
+    ``-`` for ``/`` (``a-run.jsonl``): a ``/`` in an id breaks snapshot file names."""
     names = [os.path.basename(p) for p in paths]
     if len(set(names)) == len(names):
         return names
     common = os.path.commonpath([os.path.abspath(p) for p in paths]) if len(paths) > 1 else ""
     return [
-        os.path.relpath(os.path.abspath(p), common).replace(os.sep, "/") if names.count(n) > 1 else n
+        "-".join(os.path.relpath(os.path.abspath(p), common).split(os.sep)) if names.count(n) > 1 else n
         for p, n in zip(paths, names, strict=True)
     ]
 

@@ -320,7 +320,9 @@ def step_diff(received: str, snapshot: str, *, context: int = 1) -> list[str]:
     ``+ Bash(npm test)`` in the received run only, ``~ Edit(b.py)`` is in both but differs
     (its differing lines follow). Unchanged steps are shown around changes and counted elsewhere.
     """
-    new, old = _blocks(received), _blocks(snapshot)
+    new = _blocks(received)
+    # no snapshot yet: every step is new
+    old = _blocks(snapshot) if snapshot.strip() else ([], [], [])
     if new is None or old is None:  # not trajectories (an empty or hand-edited snapshot)
         return [
             line.rstrip("\n")
@@ -328,13 +330,12 @@ def step_diff(received: str, snapshot: str, *, context: int = 1) -> list[str]:
         ]
     out: list[str] = []
     added = removed = changed = 0
-    for a, b in zip(old[0], new[0], strict=False):
-        if a != b:
-            out.extend([f"- {a}", f"+ {b}"])
-    for a in old[0][len(new[0]) :]:
-        out.append(f"- {a}")
-    for b in new[0][len(old[0]) :]:
-        out.append(f"+ {b}")
+    if old[0]:  # (no header when there is no snapshot yet)
+        for a, b in zip(old[0], new[0], strict=False):
+            if a != b:
+                out.extend([f"- {a}", f"+ {b}"])
+        out.extend(f"- {a}" for a in old[0][len(new[0]) :])
+        out.extend(f"+ {b}" for b in new[0][len(old[0]) :])
     body: list[tuple[str, list[str]]] = []  # (kind, lines); unchanged steps can be folded
     # identical steps first; then, inside each differing stretch, steps by their titles
     whole = difflib.SequenceMatcher(a=["\n".join(b) for b in old[1]], b=["\n".join(b) for b in new[1]], autojunk=False)
@@ -362,7 +363,7 @@ def step_diff(received: str, snapshot: str, *, context: int = 1) -> list[str]:
                 added += 1
                 body.append(("change", [f"+ {block[0]}"]))
     out.extend(_fold(body, context))
-    if old[2] != new[2]:
+    if old[2] != new[2] and old[2]:
         out.append("~ final response")
         out.extend(
             f"    {line[:2]}{line[4:]}" for line in difflib.ndiff(old[2][1:], new[2][1:]) if line.startswith(("- ", "+ "))
@@ -374,9 +375,9 @@ def step_diff(received: str, snapshot: str, *, context: int = 1) -> list[str]:
         for n, word in ((added, "added"), (removed, "removed"), (changed, "changed"))
         if n
     ]
-    if old[2] != new[2]:
+    if old[2] != new[2] and old[2]:
         counts.append("the final response changed")
-    if old[0] != new[0]:
+    if old[0] != new[0] and old[0]:
         counts.insert(0, "the header changed")
     head = "trajectory differs from the snapshot: " + (", ".join(counts) or "whitespace only")
     return [head, *out]

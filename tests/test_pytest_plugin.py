@@ -3,6 +3,7 @@ the plugin loaded from its entry point, and the outcomes and output are checked.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -116,7 +117,7 @@ def test_files_with_the_same_name_get_their_folders_in_the_id(pytester: pytest.P
         shutil.copy(FAULTY, pytester.path / d / "run.jsonl")
     pytester.makepyfile("def test_it(transcript): pass")
     result = run(pytester, "-v", "--transcripts", "*/run.jsonl")
-    result.stdout.fnmatch_lines(["*test_it[[]a/run.jsonl[]] PASSED*", "*test_it[[]b/run.jsonl[]] PASSED*"])
+    result.stdout.fnmatch_lines(["*test_it[[]a-run.jsonl[]] PASSED*", "*test_it[[]b-run.jsonl[]] PASSED*"])
 
 
 def test_a_pattern_that_matches_nothing_is_an_error_not_zero_tests(pytester: pytest.Pytester, runs: Path) -> None:
@@ -331,3 +332,40 @@ def test_assertions_on_the_parametrised_transcripts_count_per_file(pytester: pyt
     result = run(pytester, "--transcripts", "runs/baseline.jsonl", "--transcripts", "runs/faulty.jsonl", "-q")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["FAILED *test_refund_is_honest[[]faulty.jsonl[]] - expected every unrecovered*"])
+
+
+def test_the_examples_of_docs_pytest_md_pass_as_written(pytester: pytest.Pytester) -> None:
+    """Every ``# tests/test_*.py`` block of the page, run against the samples, the way the page
+    says: from the project root, with ``--snapshot-update`` first for the snapshot example."""
+    from .conftest import ROOT
+
+    text = (ROOT / "docs" / "pytest.md").read_text()
+    blocks = re.findall(r"```python\n# (tests/test_\w+\.py)\n(.*?)```", text, flags=re.DOTALL)
+    assert len(blocks) >= 4
+    shutil.copytree(SAMPLES, pytester.path / "samples")
+    (pytester.path / "tests").mkdir()
+    for name, body in blocks:
+        (pytester.path / name).write_text(body)
+    (pytester.path / "runs").mkdir()
+    shutil.copy(CODEX[0], pytester.path / "runs" / "one.jsonl")
+    result = run(pytester, "tests", "--transcripts", "runs/*.jsonl", "--snapshot-update", "-v")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed", 0) == 0 and outcomes.get("errors", 0) == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "*test_nightly.py::test_no_tool_error_left_unhandled[[]one.jsonl[]] PASSED*",
+            "*test_refunds.py::test_the_agent_never_claims_a_failed_call_worked[[]another-users-order-baseline.jsonl[]] PASSED*",
+        ]
+    )
+    # the snapshot example compares cleanly on the second run, and shows the step diff when a run changes
+    run(pytester, "tests/test_trajectories.py").assert_outcomes(passed=6)
+    shutil.copy(SAMPLES / "replay" / "saving-twice" / "faulty.jsonl", pytester.path / "samples" / "replay" / "saving-twice" / "baseline.jsonl")
+    result = run(pytester, "tests/test_trajectories.py")
+    result.assert_outcomes(passed=5, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*assert [[]+ received[]] == [[]- snapshot[]]*",
+            "*trajectory differs from the snapshot: 1 step added, 1 step changed*",
+            "*+ mcp__shop__save_address(customer_id=C-381, line1=42 Elm Street, ...)*",
+        ]
+    )

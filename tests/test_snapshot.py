@@ -286,3 +286,13 @@ def test_the_extension_can_be_used_with_syrupy_directly(pytester: pytest.Pyteste
     )
     _run(pytester, "--snapshot-update").assert_outcomes(passed=1)
     _run(pytester).assert_outcomes(passed=1)
+
+
+def test_with_no_snapshot_yet_every_step_is_new() -> None:
+    received = str(trajectory(aa.load(REPLAY / "saving-twice" / "faulty.jsonl")))
+    assert step_diff(received, "") == [
+        "trajectory differs from the snapshot: 3 steps added",
+        "+ mcp__shop__save_address(customer_id=C-381, line1=42 Elm Street, ...)",
+        "+ mcp__shop__save_address(customer_id=C-381, line1=42 Elm Street, ...)",
+        "+ mcp__shop__get_customer(customer_id=C-381)",
+    ]
