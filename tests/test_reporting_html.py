@@ -284,8 +284,19 @@ def test_a_large_transcript_stays_responsive_and_links_into_lazy_steps(browser: 
     assert rendered == 500  # the first chunk, not all 5,002 steps
     last = f"t0-s{len(t.steps) - 2}"  # the failed npm test call, in the last chunk
     assert p.page.locator(f"#{last}").count() == 0
+    start = time.perf_counter()
     p.page.click(f"a.ev[data-target='{last}']")
     assert p.in_view(last)
+    assert time.perf_counter() - start < 5
+    p.page.wait_for_timeout(600)  # whatever the page does next (lazy chunks coming into view)...
+    assert p.in_view(last)  # ...does not push the step away
+    assert p.page.locator("li.step").count() == 502  # only the chunk of that step was rendered
     assert "error" in (p.page.get_attribute(f"#{last}", "class") or "")
+    # scrolling down from the top renders the next chunk, and only as it comes near
+    p.page.evaluate(
+        "() => { const r = document.querySelector('li.lazy-placeholder').getBoundingClientRect();"
+        " window.scrollTo(0, window.scrollY + r.top - window.innerHeight + 40); }"
+    )
+    p.page.wait_for_function("() => document.querySelectorAll('li.step').length === 1002")
     assert p.console == []
     p.page.screenshot(path=str(tmp_path / "big.png"))

@@ -2,11 +2,18 @@
   "use strict";
 
   // -- lazy timelines: chunks past the first stay in <template> until needed ------------------
+  // the step an evidence link just went to: kept in view while chunks above it render
+  var pinned = null;
+  var pinnedUntil = 0;
+
   function expand(template) {
     var placeholder = template.nextElementSibling;
     template.replaceWith(template.content);
     if (placeholder && placeholder.classList.contains("lazy-placeholder")) {
       placeholder.remove();
+    }
+    if (pinned && Date.now() < pinnedUntil) {
+      pinned.scrollIntoView({ block: "center" });
     }
   }
 
@@ -18,13 +25,7 @@
     for (var i = 0; i < templates.length; i++) {
       var ids = " " + templates[i].getAttribute("data-ids");
       if (ids.indexOf(" " + id + " ") >= 0) {
-        // the chunks above it first, so that nothing rendered later pushes the step away
-        var timeline = templates[i].parentElement;
-        for (var j = 0; j <= i; j++) {
-          if (templates[j].parentElement === timeline) {
-            expand(templates[j]);
-          }
-        }
+        expand(templates[i]);  // only its own chunk: the ones above stay lazy
         break;
       }
     }
@@ -40,22 +41,40 @@
     });
   });
 
-  if ("IntersectionObserver" in window) {
-    var observer = new IntersectionObserver(function (entries) {
-      entries.forEach(function (entry) {
-        if (entry.isIntersecting) {
-          observer.unobserve(entry.target);
-          var template = entry.target.previousElementSibling;
-          if (template && template.tagName === "TEMPLATE") {
-            expand(template);
-          }
-        }
-      });
-    }, { rootMargin: "800px" });
-    document.querySelectorAll(".lazy-placeholder").forEach(function (p) {
-      observer.observe(p);
+  // A chunk renders by itself only at the end of the rendered steps, as one scrolls down to
+  // it. A chunk left between others after a jump into a later chunk waits for its button, so
+  // that nothing pushes away the step one is looking at.
+  var checking = false;
+
+  function renderNearChunks() {
+    checking = false;
+    var height = window.innerHeight;
+    document.querySelectorAll("li.lazy-placeholder").forEach(function (placeholder) {
+      var template = placeholder.previousElementSibling;
+      if (!template || template.tagName !== "TEMPLATE") {
+        return;
+      }
+      var before = template.previousElementSibling;
+      if (!before || !before.classList.contains("step")) {
+        return;
+      }
+      var top = placeholder.getBoundingClientRect().top;
+      if (top >= height / 2 && top <= height + 800) {
+        expand(template);
+      }
     });
   }
+
+  function scheduleCheck() {
+    if (!checking) {
+      checking = true;
+      window.requestAnimationFrame(renderNearChunks);
+    }
+  }
+
+  window.addEventListener("scroll", scheduleCheck, { passive: true });
+  window.addEventListener("resize", scheduleCheck);
+  scheduleCheck();
 
   // -- evidence links: open what hides the step, scroll to it, flash it -----------------------
   function reveal(element) {
@@ -75,6 +94,8 @@
       return false;
     }
     reveal(element);
+    pinned = element;
+    pinnedUntil = Date.now() + 1500;
     element.scrollIntoView({ block: "center" });
     element.classList.remove("flash");
     void element.offsetWidth; // restart the highlight
