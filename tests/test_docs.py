@@ -22,6 +22,7 @@ RUN_ELSEWHERE = {
     "matchers.md": "tests/test_assertions.py",
     "replay-demo.md": "tests/test_assertions.py",
     "story-test-reports.md": "tests/test_storybook_report.py",
+    "report.md": "tests/test_reporting_html.py",
 }
 PUBLIC_MODULES = [
     "agenteval_assert", "agenteval_assert.model", "agenteval_assert.checks",

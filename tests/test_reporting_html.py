@@ -300,3 +300,15 @@ def test_a_large_transcript_stays_responsive_and_links_into_lazy_steps(browser: 
     p.page.wait_for_function("() => document.querySelectorAll('li.step').length === 1002")
     assert p.console == []
     p.page.screenshot(path=str(tmp_path / "big.png"))
+
+
+def test_the_example_of_docs_report_md_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from .conftest import ROOT
+
+    [code] = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "report.md").read_text(), flags=re.DOTALL)
+    shutil.copytree(SAMPLES / "replay", tmp_path / "samples" / "replay")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/report.md", "exec"), {"__name__": "docs_report"})  # noqa: S102 - running the docs is the point
+    page = (tmp_path / "refunds.html").read_text()
+    assert "<title>refund agent, nightly</title>" in page
+    assert "1 of 3 transcripts passed (33.3 %)" in page
