@@ -119,7 +119,7 @@ def test_subagents_are_nested_timelines_under_their_call() -> None:
     html = render_html([("sub.jsonl", t, [check_no_tool_errors(t, include_subagents=True)])])
     task = html.index("Task(explore)")
     nested = html.index('<details class="subagent error">', task)
-    assert html.index("subagent Explore look around: 2 steps, 1 failed", nested) < html.index("Glob(**/*.ts)")
+    assert html.index("subagent Explore (look around): 2 steps, 1 failed", nested) < html.index("Glob(**/*.ts)")
 
 
 def _big(n_calls: int) -> tuple[aa.Transcript, list[CheckResult]]:

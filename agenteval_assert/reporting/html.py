@@ -235,7 +235,7 @@ class _Builder:
             return []
         parent_of = {sub.id: sub.parent_call_id for sub in t.subagents}
         label_of = {
-            sub.id: f"subagent {sub.type or ''} {sub.description or ''}".replace("  ", " ").strip()
+            sub.id: " ".join(filter(None, ["subagent", sub.type])) + (f" ({sub.description})" if sub.description else "")
             for sub in t.subagents
         }
         top: list[dict[str, Any]] = []
