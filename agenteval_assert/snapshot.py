@@ -8,6 +8,7 @@ changes every time:
   them, the final response, and whether the transcript is complete;
 * normalised: timestamps, native ids (``toolu_…``, ``call_…``, UUIDs, long hex digests), temp
   directories, the run's working directory and home directories, durations (``3.2s``);
+* redacted: secrets (API keys, bearer tokens, private keys..., as everywhere we render text);
 * left out: thinking, intermediate messages, usage, line numbers.
 
 ``str(trajectory(t))`` is the canonical text. With syrupy installed (the ``snapshot`` extra),
@@ -30,6 +31,7 @@ from typing import Any
 import attrs
 import regex
 
+from ._redact import redact
 from .model import Subagent, ToolCall, Transcript
 from .results import cut_middle
 
@@ -167,9 +169,11 @@ def trajectory(
     cwd = t.metadata.get("cwd") if isinstance(t.metadata.get("cwd"), str) else None
 
     def norm(text: str) -> str:
+        text = redact(text)
         return normalise(text, cwd=cwd, durations=False) if normalise_text else text
 
     def norm_output(text: str) -> str:
+        text = redact(text)
         return normalise(text, cwd=cwd) if normalise_text else text
 
     spawned: dict[str, list[Subagent]] = {}

@@ -312,3 +312,23 @@ def test_the_example_of_docs_report_md_runs(tmp_path: Path, monkeypatch: pytest.
     page = (tmp_path / "refunds.html").read_text()
     assert "<title>refund agent, nightly</title>" in page
     assert "1 of 3 transcripts passed (33.3 %)" in page
+
+
+SECRET = "sk-ant-api03-" + "Q" * 40
+
+
+def test_secrets_are_redacted_everywhere_on_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = (
+        T()
+        .user(f"use the key {SECRET}")
+        .think(f"the key is {SECRET}")
+        .call("Bash", command=f"curl -H 'x-api-key: {SECRET}' https://api.example", output=f"echo {SECRET}")
+        .say(f"done with {SECRET}")
+        .done()
+    )
+    results = [check_tool_called(t, "Bash", command=aa.Matches("nothing"))]  # evidence quotes the call
+    html = render_html([("secret.jsonl", t, results)])
+    assert SECRET not in html and "sk-ant-api03-QQQ" not in html
+    assert html.count("[REDACTED anthropic-api-key]") >= 5
+    monkeypatch.setenv("AGENTEVAL_NO_REDACT", "1")
+    assert SECRET in render_html([("secret.jsonl", t, results)])

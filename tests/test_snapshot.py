@@ -296,3 +296,11 @@ def test_with_no_snapshot_yet_every_step_is_new() -> None:
         "+ mcp__shop__save_address(customer_id=C-381, line1=42 Elm Street, ...)",
         "+ mcp__shop__get_customer(customer_id=C-381)",
     ]
+
+
+def test_secrets_never_reach_a_snapshot() -> None:
+    key = "sk-ant-api03-" + "Z" * 40
+    t = T().user("go").call("Bash", command=f"export ANTHROPIC_API_KEY={key} && npm test", output=f"key={key}").say(key).done()
+    text = str(trajectory(t))
+    assert key not in text and "sk-ant-api03-ZZZ" not in text
+    assert "Bash(export ANTHROPIC_API_KEY=[REDACTED anthropic-api-key] && npm test)" in text

@@ -11,7 +11,8 @@ writes a page with
   results, errors highlighted, subagents as collapsible nested timelines), each cited step
   linking back to the checks that cite it; usage and cost where the log states them.
 
-Long outputs are folded and cut at ``MAX_OUTPUT`` characters (saying how much was left out);
+Secrets (API keys, bearer tokens, private keys...) are redacted everywhere on the page
+(``agenteval_assert._redact``; ``AGENTEVAL_NO_REDACT=1`` turns it off). Long outputs are folded and cut at ``MAX_OUTPUT`` characters (saying how much was left out);
 past ``LAZY_AFTER`` steps a timeline renders in chunks of ``CHUNK`` steps as they scroll into
 view (or as an evidence link needs one), so a transcript of 50,000 steps stays responsive.
 
@@ -28,6 +29,7 @@ from typing import Any
 
 import attrs
 
+from .._redact import redact, redact_json
 from ..model import Location, Message, Step, Thinking, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status
 
@@ -112,7 +114,7 @@ def _call_title(call: ToolCall) -> str:
     """``Bash(npm test)``: the name and the main argument (the outcome has its own badge)."""
     from ..snapshot import call_title
 
-    return call_title(call)
+    return call_title(call, redact)  # redacted before it is cut: no half key survives
 
 
 class _Builder:
@@ -156,8 +158,8 @@ class _Builder:
             )
         return {
             "where": str(ev.location) if ev.location is not None else "",
-            "text": ev.text,
-            "detail": ev.detail,
+            "text": redact(ev.text),
+            "detail": redact(ev.detail),
             "target": self.step_id(i) if i is not None else None,
         }
 
@@ -171,16 +173,16 @@ class _Builder:
                     "id": cid,
                     "name": r.name,
                     "status": r.status.value,
-                    "summary": r.summary,
+                    "summary": redact(r.summary),
                     "vacuous": r.vacuous,
-                    "notes": list(r.notes),
-                    "check": r.check,
+                    "notes": [redact(n) for n in r.notes],
+                    "check": redact(r.check),
                     "evidence": [self.evidence(e, cid, r) for e in r.evidence],
                     "nearest_miss": None
                     if nm is None
                     else {
                         "evidence": self.evidence(nm.evidence, cid, r),
-                        "differences": [d.render() for d in nm.differences],
+                        "differences": [redact(d.render()) for d in nm.differences],
                     },
                 }
             )
@@ -199,13 +201,16 @@ class _Builder:
             "fold": False,
         }
         if isinstance(s, Message):
-            text, cut = _cap(s.text)
-            d.update(kind=s.role, meta=s.meta, text=text, cut=cut, fold=_fold(s.text), first=_first_line(s.text))
+            full = redact(s.text)
+            text, cut = _cap(full)
+            d.update(kind=s.role, meta=s.meta, text=text, cut=cut, fold=_fold(full), first=_first_line(full))
         elif isinstance(s, Thinking):
-            text, cut = _cap(s.text)
-            d.update(kind="thinking", text=text, cut=cut, first=_first_line(s.text, 100))
+            full = redact(s.text)
+            text, cut = _cap(full)
+            d.update(kind="thinking", text=text, cut=cut, first=_first_line(full, 100))
         else:
-            out, cut = _cap(s.output)
+            output = redact(s.output)
+            out, cut = _cap(output)
             status = s.status
             if s.result is not None and s.result.is_error and status not in ("failed", "declined"):
                 status += ", error"
@@ -218,11 +223,11 @@ class _Builder:
                 status=status,
                 error=s.is_error,
                 answered=s.result is not None,
-                args=_json(dict(s.arguments)) if s.arguments else (s.raw_arguments or ""),
+                args=_json(redact_json(dict(s.arguments))) if s.arguments else redact(s.raw_arguments or ""),
                 output=out,
                 cut=cut,
-                fold=_fold(s.output),
-                first=_first_line(s.output),
+                fold=_fold(output),
+                first=_first_line(output),
                 result_where=str(s.result.location) if s.result is not None and s.result.location else "",
             )
         return d
@@ -285,7 +290,7 @@ class _Builder:
             "id": f"t{self.n}",
             "name": item.name,
             "status": item.status.value,
-            "error": item.error,
+            "error": None if item.error is None else redact(item.error),
             "checks": checks,
             "counts": counts,
             "check_statuses": " ".join(f"{c['name']}:{c['status']}" for c in checks),
@@ -319,14 +324,14 @@ class _Builder:
         run_errors = []
         for msg, loc in t.errors:
             i = self._by_location.get(loc)
-            run_errors.append({"text": msg, "where": str(loc), "target": self.step_id(i) if i is not None else None})
+            run_errors.append({"text": redact(msg), "where": str(loc), "target": self.step_id(i) if i is not None else None})
         d.update(
             chunks=chunks,
             steps=len(t.steps),
             facts=facts,
             problems=t.health.problems(),
             run_errors=run_errors,
-            final=t.final_response,
+            final=None if t.final_response is None else redact(t.final_response),
         )
         return d
 
