@@ -6,7 +6,8 @@ when the library has already been imported (no exception of ours can exist befor
 
 * ``load_transcript(path, format=None)``: a session-wide, cached ``agenteval_assert.load``.
 * ``transcript``: one parsed transcript per test case, from ``@pytest.mark.transcript(...)`` or
-  ``--transcripts GLOB``; ids are the file names.
+  ``--transcripts GLOB``; ids are the file names (``file#member`` for each run of a file that
+  holds several: an inspect_ai log, an Aider chat history).
 * ``--agenteval-inconclusive=fail|skip|xfail``: what an ``InconclusiveError`` does to a test
   (default ``fail``: an undecided check never reads as a pass). A ``CheckError`` (a check that
   could not run) is always reported as an error, whatever the policy.
@@ -71,6 +72,56 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", _MARKER_DOC)
+    config.stash[_CACHE] = _Cache()
+
+
+class _Cache:
+    """Parsed transcripts of the session, by (absolute path[#member], format): each file is
+    read once, whether collection (to find the runs of a file) or a test asked first."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[tuple[str, str | None], Transcript] = {}
+
+    @staticmethod
+    def _key(path: str | os.PathLike[str], format: str | None) -> tuple[str, str | None]:
+        from ._parsers import _split_member
+
+        file, member = _split_member(path)
+        full = os.path.abspath(file)
+        return (full if member is None else f"{full}#{member}", format)
+
+    def load(self, path: str | os.PathLike[str], format: str | None = None) -> Transcript:
+        __tracebackhide__ = True
+        key = self._key(path, format)
+        if key not in self.loaded:
+            from ._parsers import load
+
+            self.loaded[key] = load(os.fspath(path), format=format)
+        return self.loaded[key]
+
+    def runs(self, path: str, format: str | None) -> list[str]:
+        """The members of a file that holds several runs (``sample-1-epoch-1``...), loaded into
+        the cache; ``[]`` for a file of one run, or one that cannot be read (its test says why)."""
+        from ._parsers import load_all
+        from .exceptions import AgentEvalError
+
+        try:
+            found = load_all(path, format=format)
+        except AgentEvalError:
+            return []
+        if len(found) < 2:
+            if found:
+                self.loaded[self._key(path, format)] = found[0]
+            return []
+        members = []
+        for t in found:
+            member = t.path.rpartition("#")[2]
+            self.loaded[self._key(f"{path}#{member}", format)] = t
+            members.append(member)
+        return members
+
+
+_CACHE = pytest.StashKey[_Cache]()
 
 
 # -- the transcript fixtures -----------------------------------------------------------------
@@ -124,8 +175,16 @@ def _sources(metafunc: pytest.Metafunc) -> tuple[list[TranscriptSource], list[st
         if not patterns:
             return [TranscriptSource(None)], ["no-transcript"]
     paths, empty = _expand(patterns, base)
-    sources = [TranscriptSource(p, fmt) for p in paths]
-    ids = _ids(paths)
+    sources: list[TranscriptSource] = []
+    ids: list[str] = []
+    cache = metafunc.config.stash[_CACHE]
+    for path, name in zip(paths, _ids(paths), strict=True):
+        members = cache.runs(path, fmt)  # a file of several runs: one case per run
+        sources.extend(TranscriptSource(f"{path}#{m}", fmt) for m in members)
+        ids.extend(f"{name}#{m}" for m in members)
+        if not members:
+            sources.append(TranscriptSource(path, fmt))
+            ids.append(name)
     for pattern in empty:  # a pattern that finds nothing is a mistake, never zero silent cases
         sources.append(
             TranscriptSource(None, fmt, f"{origin}: {pattern!r} matches no file (looked in {base})")
@@ -142,24 +201,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture(scope="session")
-def load_transcript() -> Callable[..., Transcript]:
+def load_transcript(pytestconfig: pytest.Config) -> Callable[..., Transcript]:
     """``load_transcript(path, format=None) -> Transcript``: ``agenteval_assert.load``, cached
-    for the session (each file is parsed once, however many tests read it)."""
-    from ._parsers import load
-
-    cache: dict[tuple[str, str | None], Transcript] = {}
-
-    def load_cached(path: str | os.PathLike[str], format: str | None = None) -> Transcript:
-        __tracebackhide__ = True
-        key = (os.path.abspath(os.fspath(path)), format)
-        try:
-            return cache[key]
-        except KeyError:
-            pass
-        t = cache[key] = load(os.fspath(path), format=format)
-        return t
-
-    return load_cached
+    for the session (each file is parsed once, however many tests read it). ``path#member``
+    names one run of a file that holds several."""
+    return pytestconfig.stash[_CACHE].load
 
 
 @pytest.fixture

@@ -369,3 +369,31 @@ def test_the_examples_of_docs_pytest_md_pass_as_written(pytester: pytest.Pyteste
             "*+ mcp__shop__save_address(customer_id=C-381, line1=42 Elm Street, ...)*",
         ]
     )
+
+
+def test_a_file_of_several_runs_gives_one_case_per_run(pytester: pytest.Pytester) -> None:
+    shutil.copy(SAMPLES / "aider" / "afi-core-aider-0.8x-chat-history.md", pytester.path / ".aider.chat.history.md")
+    shutil.copy(FAULTY, pytester.path / "faulty.jsonl")
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.transcript(".aider.chat.history.md", "faulty.jsonl")
+        def test_runs(transcript):
+            assert transcript.format in ("aider", "codex-exec")
+
+        def test_one_member(load_transcript):
+            t = load_transcript(".aider.chat.history.md#session-2")
+            assert t.path.endswith("#session-2")
+            assert load_transcript(".aider.chat.history.md#session-2") is t
+        """
+    )
+    result = run(pytester, "-v")
+    result.assert_outcomes(passed=11)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_runs[[].aider.chat.history.md#session-1[]] PASSED*",
+            "*test_runs[[].aider.chat.history.md#session-9[]] PASSED*",
+            "*test_runs[[]faulty.jsonl[]] PASSED*",
+        ]
+    )
