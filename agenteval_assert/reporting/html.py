@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -293,7 +293,7 @@ class _Builder:
             "error": None if item.error is None else redact(item.error),
             "checks": checks,
             "counts": counts,
-            "check_statuses": " ".join(f"{c['name']}:{c['status']}" for c in checks),
+            "check_statuses": _check_statuses(item.results),
         }
         if t is None:
             d.update(chunks=[], steps=0, facts=[], problems=[], run_errors=[])
@@ -336,15 +336,31 @@ class _Builder:
         return d
 
 
-def _overview(items: Sequence[ReportItem], views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _check_statuses(results: Sequence[CheckResult]) -> str:
+    return " ".join(f"{r.name}:{r.status.value}" for r in results)
+
+
+def _overview(items: Sequence[ReportItem]) -> dict[str, Any]:
     by_status = {s.value: 0 for s in _PRECEDENCE}
     checks = {s.value: 0 for s in _PRECEDENCE}
     names: dict[str, None] = {}
-    for item in items:
+    rows = []
+    for n, item in enumerate(items):
         by_status[item.status.value] += 1
+        counts = {s.value: 0 for s in Status}
         for r in item.results:
             checks[r.status.value] += 1
+            counts[r.status.value] += 1
             names.setdefault(r.name, None)
+        rows.append(
+            {
+                "id": f"t{n}",
+                "name": item.name,
+                "status": item.status.value,
+                "counts": counts,
+                "check_statuses": _check_statuses(item.results),
+            }
+        )
     total = len(items)
     passed = by_status[Status.PASS.value]
     n_checks = sum(checks.values())
@@ -356,15 +372,13 @@ def _overview(items: Sequence[ReportItem], views: Sequence[Mapping[str, Any]]) -
         "checks": n_checks,
         "check_bars": [(s, n, 100 * n / n_checks if n_checks else 0) for s, n in checks.items()],
         "check_names": sorted(names),
-        "rows": [
-            {"id": v["id"], "name": v["name"], "status": v["status"], "counts": v["counts"], "check_statuses": v["check_statuses"]}
-            for v in views
-        ],
+        "rows": rows,
     }
 
 
-def render_html(items: Iterable[ItemLike], *, title: str = "agenteval-assert report") -> str:
-    """The report page for *items* (see the module docstring), as one string."""
+def _parts(items: Iterable[ItemLike], title: str) -> Iterator[str]:
+    """The page in pieces: the overview, then one section per transcript, then the script; a
+    section is built (and its view dropped) one transcript at a time."""
     from .._optional import require
 
     jinja2 = require("jinja2", extra="html", feature="the HTML report")
@@ -376,15 +390,19 @@ def render_html(items: Iterable[ItemLike], *, title: str = "agenteval-assert rep
         lstrip_blocks=True,
     )
     listed = [_item(x) for x in items]
-    views = [_Builder(n, item).build() for n, item in enumerate(listed)]
-    page: str = env.get_template("report.html.j2").render(
-        title=title, overview=_overview(listed, views), transcripts=views, lazy_after=LAZY_AFTER
-    )
-    return page
+    yield env.get_template("head.html.j2").render(title=title, overview=_overview(listed))
+    section = env.get_template("section.html.j2")
+    for n, item in enumerate(listed):
+        yield section.render(t=_Builder(n, item).build())
+    yield env.get_template("tail.html.j2").render()
+
+
+def render_html(items: Iterable[ItemLike], *, title: str = "agenteval-assert report") -> str:
+    """The report page for *items* (see the module docstring), as one string."""
+    return "".join(_parts(items, title))
 
 
 def write_html(items: Iterable[ItemLike], path: str | os.PathLike[str], *, title: str = "agenteval-assert report") -> None:
-    """Write the report page for *items* to *path* (UTF-8)."""
-    text = render_html(items, title=title)
+    """Write the report page for *items* to *path* (UTF-8), one transcript's section at a time."""
     with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+        f.writelines(_parts(items, title))
