@@ -397,3 +397,27 @@ def test_a_file_of_several_runs_gives_one_case_per_run(pytester: pytest.Pytester
             "*test_runs[[]faulty.jsonl[]] PASSED*",
         ]
     )
+
+
+def test_the_plugin_module_imports_nothing_of_ours_until_used() -> None:
+    """Loaded in every pytest run where the package is installed: at import time it takes only
+    the standard library and pytest; the library comes in when a fixture or a result needs it."""
+    import ast
+
+    import agenteval_assert.pytest_plugin as plugin
+
+    tree = ast.parse(Path(plugin.__file__).read_text())
+    top: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            top.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            top.append("." * node.level + (node.module or ""))
+    assert set(top) <= {"__future__", "glob", "os", "sys", "collections.abc", "typing", "pytest"}, top
+
+
+def test_the_plugin_can_be_turned_off(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_it(transcript): pass")
+    result = run(pytester, "-p", "no:agenteval_assert")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*fixture 'transcript' not found*"])
