@@ -332,3 +332,27 @@ def test_secrets_are_redacted_everywhere_on_the_page(monkeypatch: pytest.MonkeyP
     assert html.count("[REDACTED anthropic-api-key]") >= 5
     monkeypatch.setenv("AGENTEVAL_NO_REDACT", "1")
     assert SECRET in render_html([("secret.jsonl", t, results)])
+
+
+def test_every_real_transcript_renders_with_its_evidence_linked() -> None:
+    from agenteval_assert._parsers import load_all
+
+    from .conftest import CORPUS_MORE
+
+    items: list[ReportItem] = []
+    for root in (CORPUS, CORPUS_MORE, SAMPLES):
+        for p in sorted(root.rglob("*")):
+            if not p.is_file() or (p.suffix in (".md", ".txt", ".py", ".ts", ".tsx") and not p.name.endswith("history.md")):
+                continue
+            try:
+                found = load_all(p)
+            except aa.AgentEvalError:
+                continue
+            items.extend(ReportItem(t.path, t, tuple(health_checks(t))) for t in found)
+    assert len(items) > 60
+    html = render_html(items)
+    parser = _Ids()
+    parser.feed(html)
+    assert set(parser.targets) <= parser.ids
+    assert parser.external == []
+    assert html.count('<section class="transcript') == len(items)
