@@ -414,6 +414,13 @@ def test_the_plugin_module_imports_nothing_of_ours_until_used() -> None:
         elif isinstance(node, ast.ImportFrom):
             top.append("." * node.level + (node.module or ""))
     assert set(top) <= {"__future__", "glob", "os", "sys", "collections.abc", "typing", "pytest"}, top
+    # and, the package being lazy, loading the plugin loads nothing else of ours
+    import subprocess
+    import sys
+
+    code = "import sys, agenteval_assert.pytest_plugin; print(sorted(m for m in sys.modules if m.startswith('agenteval_assert')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['agenteval_assert', 'agenteval_assert._version', 'agenteval_assert.pytest_plugin']"
 
 
 def test_the_plugin_can_be_turned_off(pytester: pytest.Pytester) -> None:
