@@ -78,6 +78,8 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("--dask-scheduler", metavar="ADDRESS",
                    help="check on a Dask cluster (tcp://host:8786); needs the [dask] extra")
+    c.add_argument("--html", metavar="FILE",
+                   help="also write the run as one self-contained HTML page; needs the [html] extra")
 
 
 class _Writer(Protocol):
@@ -124,11 +126,18 @@ def _atomic(path: str) -> Iterator[TextIO]:
     try:
         with open(fd, "w", encoding="utf-8", newline="\n") as f:
             yield f
+        os.chmod(tmp, 0o666 & ~_umask())  # as open() would have made it (mkstemp makes it 0600)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -172,9 +181,17 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO, *,
     if args.eval is not None and _cli_judge.judge_requested(args):
         err.write("error: --criterion and --judge-file do not apply to --eval (its suite names its own criteria)\n")
         return ExitCode.USAGE
+    if args.html:  # before any work, not after the run
+        from ._optional import MissingExtraError, require
+
+        try:
+            require("jinja2", extra="html", feature="--html")
+        except MissingExtraError as exc:
+            raise UsageError(str(exc)) from None
     inputs = list(expand(args.paths, sandboxes=args.eval is not None))
     fmt = args.output_format
-    if args.eval is not None and len(inputs) == 1 and fmt == "text" and not args.output and not args.dask_scheduler:
+    if (args.eval is not None and len(inputs) == 1 and fmt == "text" and not args.output and not args.dask_scheduler
+            and not args.html):
         return eval_one(args, [inputs[0].path], out, err)  # one sandbox: the eval's own report
     # The LLM judge runs in this process (its cost cap is run-wide, its cassettes are shared).
     extra = None
@@ -269,6 +286,7 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
         from .reporting._github import workflow_commands
     clear_bar = text is not None and _isatty(text)
     last_path = None
+    html: list[TranscriptResult] | None = [] if args.html else None  # results are small: no transcript
     # Several inputs per task once there are many (the per-task cost of a pool or a cluster is
     # not small beside a small transcript's checks), while keeping every worker busy.
     chunksize = max(1, min(16, len(inputs) // (8 * max(jobs, 2))))
@@ -306,8 +324,15 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
                     bar.refresh()
         if writer is not None:
             writer.add(r)
+        if html is not None:
+            html.append(r)
     if writer is not None:
         writer.close()
+    if html is not None:
+        from .reporting.html import html_parts
+
+        with _atomic(args.html) as page:  # each transcript is read again for its section, then dropped
+            page.writelines(html_parts(html))
     if text is not None:
         text.write(closing_block(totals, skipped, skipped_count=totals.skipped_files, verbose=args.verbose))
     if not totals.transcripts:

@@ -8,6 +8,8 @@ when the library has already been imported (no exception of ours can exist befor
 * ``transcript``: one parsed transcript per test case, from ``@pytest.mark.transcript(...)`` or
   ``--transcripts GLOB``; ids are the file names (``file#member`` for each run of a file that
   holds several: an inspect_ai log, an Aider chat history).
+* ``--agenteval-report DIR``: every result of the run's ``assert_*`` calls, grouped by
+  transcript, written as the run-result JSON document (``agenteval_assert.reporting``).
 * ``--agenteval-inconclusive=fail|skip|xfail``: what an ``InconclusiveError`` does to a test
   (default ``fail``: an undecided check never reads as a pass). A ``CheckError`` (a check that
   could not run) is always reported as an error, whatever the policy.
@@ -62,6 +64,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "@pytest.mark.transcript) once per file matching GLOB (repeatable; ** recurses)",
     )
     group.addoption(
+        "--agenteval-report",
+        metavar="DIR",
+        help="write every check result of the run's assert_* calls to DIR/agenteval-results.json "
+        "(the run-result JSON document of `check --output-format json`)",
+    )
+    group.addoption(
         "--agenteval-inconclusive",
         choices=INCONCLUSIVE_POLICIES,
         default="fail",
@@ -73,6 +81,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", _MARKER_DOC)
     config.stash[_CACHE] = _Cache()
+    if config.getoption("agenteval_report"):
+        config.stash[_REPORT] = _Report(config)
+        config.pluginmanager.register(config.stash[_REPORT], "agenteval_assert-report")
 
 
 class _Cache:
@@ -273,6 +284,95 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     if getattr(report, "agenteval_status", None) == "error" and report.when == "call":
         return "error", "E", "ERROR"
     return None
+
+
+# -- --agenteval-report DIR ------------------------------------------------------------------
+
+
+class _Report:
+    """Every result of an ``assert_*`` call during the tests, grouped by transcript, written at
+    the end of the session as the run-result document (one ``TranscriptResult`` per transcript;
+    each check's notes say which test ran it)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.dir = str(config.getoption("agenteval_report"))
+        self.worker = getattr(config, "workerinput", {}).get("workerid")  # pytest-xdist
+        self.by_transcript: dict[str, tuple[Any, list[Any]]] = {}
+        self.seen: set[int] = set()
+        self.test = ""
+
+    def record(self, transcript: Any, result: Any) -> None:
+        from .model import Transcript
+        from .reporting import TranscriptResult, detach
+
+        if not isinstance(transcript, Transcript):
+            return  # (a check called with something else: it has raised already)
+        self.seen.add(id(result))
+        entry = self.by_transcript.get(transcript.path)
+        if entry is None:  # the transcript's facts now, so that no transcript is kept
+            entry = self.by_transcript[transcript.path] = (TranscriptResult.of(transcript, ()), [])
+        note = f"in {self.test}" if self.test else ""
+        checked = detach(result)
+        if note:
+            import attrs
+
+            checked = attrs.evolve(checked, notes=(*checked.notes, note))
+        entry[1].append(checked)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        from . import _observe
+
+        self.test = item.nodeid
+        try:
+            with _observe.listening(self.record):
+                return (yield)
+        finally:
+            self.test = ""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        # a result that reached pytest without an assert_* call (a judge, a Storybook expectation)
+        results = _results_module()
+        exc = call.excinfo.value if call.excinfo is not None else None
+        if (
+            results is not None
+            and isinstance(exc, (results.TranscriptAssertionError, results.CheckError))
+            and id(exc.result) not in self.seen
+        ):
+            self.test = item.nodeid
+            self.record(getattr(item, "funcargs", {}).get("transcript"), exc.result)
+            self.test = ""
+        return report
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        import json
+
+        import attrs
+
+        from .reporting import run_to_dict
+
+        results = [attrs.evolve(r, checks=tuple(checks)) for r, checks in self.by_transcript.values()]
+        os.makedirs(self.dir, exist_ok=True)
+        name = f"agenteval-results-{self.worker}.json" if self.worker else "agenteval-results.json"
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(run_to_dict(results), f, ensure_ascii=False, indent=2)
+            f.write("\n")
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        n = sum(len(c) for _, c in self.by_transcript.values())
+        name = f"agenteval-results-{self.worker}.json" if self.worker else "agenteval-results.json"
+        terminalreporter.write_line(
+            f"agenteval-assert: {n} check result(s) on {len(self.by_transcript)} transcript(s) "
+            f"written to {os.path.join(self.dir, name)}"
+        )
+
+
+_REPORT = pytest.StashKey[_Report]()
 
 
 # -- snapshots -------------------------------------------------------------------------------

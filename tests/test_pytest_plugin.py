@@ -9,9 +9,19 @@ from pathlib import Path
 
 import pytest
 
+import agenteval_assert as aa
+import agenteval_assert._observe
+import agenteval_assert.reporting
+import agenteval_assert.snapshot
+
 from .conftest import SAMPLES
 
 pytest_plugins = ["pytester"]
+
+# pytester's in-process runs drop the modules they imported when they end; the package is lazy,
+# so a name it resolved in one run would outlive its module. Import everything up front.
+for _name in aa.__all__:
+    getattr(aa, _name)
 
 FAULTY = SAMPLES / "replay" / "query-timed-out" / "faulty.jsonl"
 BASELINE = SAMPLES / "replay" / "query-timed-out" / "baseline.jsonl"
@@ -428,3 +438,63 @@ def test_the_plugin_can_be_turned_off(pytester: pytest.Pytester) -> None:
     result = run(pytester, "-p", "no:agenteval_assert")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*fixture 'transcript' not found*"])
+
+
+def test_the_report_holds_every_check_result_of_the_run_in_the_run_schema(pytester: pytest.Pytester, runs: Path) -> None:
+    import json
+
+    import jsonschema
+
+    from agenteval_assert.reporting import result_from_dict, schema
+
+    shutil.copy(BASELINE, runs / "baseline.jsonl")
+    pytester.makepyfile(
+        """
+        import pytest
+        import agenteval_assert as aa
+
+        @pytest.mark.transcript("runs/baseline.jsonl", "runs/faulty.jsonl")
+        def test_refund(transcript):
+            aa.assert_tool_called(transcript, "mcp__shop__refund_order", order_id="A-1001")
+            aa.assert_failures_not_reported_as_success(transcript)
+
+        @pytest.mark.transcript("runs/untether-turn-failed-minimal-reasoning.jsonl")
+        def test_undecided(transcript):
+            aa.assert_tool_not_called(transcript, "Bash")
+
+        def test_unrelated():
+            assert True
+        """
+    )
+    result = run(pytester, "--agenteval-report", "out", "--agenteval-inconclusive=skip")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(["agenteval-assert: 5 check result(s) on 3 transcript(s) written to out*agenteval-results.json"])
+    doc = json.loads((pytester.path / "out" / "agenteval-results.json").read_text())
+    jsonschema.Draft202012Validator(schema()).validate(doc)
+    by_name = {Path(t["name"]).name: t for t in doc["transcripts"]}
+    assert [c["name"] for c in by_name["baseline.jsonl"]["checks"]] == ["tool_called", "failures_not_reported_as_success"]
+    assert by_name["baseline.jsonl"]["status"] == "passed"
+    assert by_name["faulty.jsonl"]["status"] == "failed"  # the failure is there, with its evidence
+    assert by_name["faulty.jsonl"]["checks"][1]["evidence"][0]["line"] == 4
+    # an inconclusive result is recorded as such, whatever the test's outcome policy
+    assert by_name["untether-turn-failed-minimal-reasoning.jsonl"]["status"] == "inconclusive"
+    assert by_name["faulty.jsonl"]["checks"][0]["notes"][-1] == "in test_the_report_holds_every_check_result_of_the_run_in_the_run_schema.py::test_refund[faulty.jsonl]"
+    assert doc["totals"]["transcripts"] == 3 and doc["totals"]["passed"] == 1
+    assert result_from_dict(doc["transcripts"][0]).name == doc["transcripts"][0]["name"]
+
+
+def test_without_the_option_nothing_listens(pytester: pytest.Pytester, runs: Path) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+        import agenteval_assert as aa
+        from agenteval_assert import _observe
+
+        @pytest.mark.transcript("runs/faulty.jsonl")
+        def test_it(transcript):
+            aa.assert_tool_called(transcript, "mcp__shop__refund_order")
+            assert _observe.observers == []
+        """
+    )
+    run(pytester).assert_outcomes(passed=1)
+    assert not list(pytester.path.glob("**/agenteval-results*.json"))

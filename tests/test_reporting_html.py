@@ -22,8 +22,9 @@ from agenteval_assert.checks import (
     check_no_tool_errors,
     check_tool_called,
 )
-from agenteval_assert.reporting.html import LAZY_AFTER, ReportItem, render_html, write_html
-from agenteval_assert.results import CheckResult, Status
+from agenteval_assert.reporting import TranscriptResult
+from agenteval_assert.reporting.html import LAZY_AFTER, render_html, write_html
+from agenteval_assert.results import CheckResult
 
 from ._build import T
 from .conftest import CORPUS, SAMPLES
@@ -31,7 +32,7 @@ from .conftest import CORPUS, SAMPLES
 REPLAY = SAMPLES / "replay"
 
 
-def _items() -> list[ReportItem]:
+def _items() -> list[tuple[TranscriptResult, aa.Transcript | None]]:
     """The replay scenarios (baseline and faulty) and a run with a subagent, with the health
     checks and the business-flow check; plus an unreadable input."""
     items = []
@@ -39,8 +40,8 @@ def _items() -> list[ReportItem]:
     for p in paths:
         t = aa.load(p)
         results = [*health_checks(t), check_failures_not_reported_as_success(t)]
-        items.append(ReportItem(f"{p.parent.name}/{p.name}", t, tuple(results)))
-    items.append(ReportItem("broken.jsonl", None, (), error="broken.jsonl:2: not a JSON record"))
+        items.append((TranscriptResult.of(t, results, name=f"{p.parent.name}/{p.name}"), t))
+    items.append((TranscriptResult.unreadable("broken.jsonl", "broken.jsonl:2: not a JSON record"), None))
     return items
 
 
@@ -69,11 +70,11 @@ def page_html() -> str:
 
 
 def test_the_overview_counts_transcripts_and_checks(page_html: str) -> None:
-    items = _items()
-    passed = sum(1 for i in items if i.status is Status.PASS)
+    items = [r for r, _ in _items()]
+    passed = sum(1 for r in items if r.passed)
     assert f"{passed} of {len(items)} transcripts passed ({100 * passed / len(items):.1f} %)" in page_html
     assert passed < len(items)  # the faulty runs and the unreadable one did not pass
-    checks = sum(len(i.results) for i in items)
+    checks = sum(len(r.checks) for r in items)
     assert f"{checks} checks" in page_html
     for name in ("failures_not_reported_as_success", "parsed_cleanly", "final_response_present"):
         assert f'<option value="{name}">' in page_html
@@ -85,7 +86,7 @@ def test_every_evidence_link_points_at_a_step_of_the_page(page_html: str) -> Non
     assert parser.targets, "no evidence was linked"
     assert set(parser.targets) <= parser.ids
     # the failed refund call cites the call and the final message, which link back
-    faulty = next(i for i, item in enumerate(_items()) if item.name == "query-timed-out/faulty.jsonl")
+    faulty = next(i for i, (r, _) in enumerate(_items()) if r.name == "query-timed-out/faulty.jsonl")
     assert f't{faulty}-s1' in parser.targets and f"t{faulty}-s2" in parser.targets
 
 
@@ -227,14 +228,14 @@ def test_the_page_loads_without_console_errors_or_network(browser: Any, report: 
 
 def test_the_status_filter_changes_what_is_visible(browser: Any, report: Path) -> None:
     p = _Page(browser, report)
-    items = _items()
+    items = [r for r, _ in _items()]
     assert p.visible("section.transcript") == len(items)
-    p.page.uncheck("#filters input[value=pass]")
-    failing = sum(1 for i in items if i.status is not Status.PASS)
+    p.page.uncheck("#filters input[value=passed]")
+    failing = sum(1 for r in items if not r.passed)
     assert p.visible("section.transcript") == failing
     assert p.visible("tr.run-row") == failing
     assert p.page.text_content("#shown") == f"showing {failing} of {len(items)}"
-    for status in ("fail", "error", "inconclusive"):
+    for status in ("failed", "unreadable", "inconclusive"):
         p.page.uncheck(f"#filters input[value={status}]")
     assert p.visible("section.transcript") == 0
     assert p.console == []
@@ -243,20 +244,22 @@ def test_the_status_filter_changes_what_is_visible(browser: Any, report: Path) -
 def test_the_check_filter_shows_the_transcripts_that_ran_it(browser: Any, report: Path) -> None:
     p = _Page(browser, report)
     p.page.select_option("#check-filter", "failures_not_reported_as_success")
-    items = _items()
-    readable = sum(1 for i in items if i.transcript is not None)
+    items = [r for r, _ in _items()]
+    readable = sum(1 for r in items if r.problem is None)
     assert p.visible("section.transcript") == readable
     # only that check stays listed in each transcript
     assert p.visible("li.check") == readable
-    p.page.uncheck("#filters input[value=pass]")  # now: the transcripts where that check did not pass
-    not_passing = sum(1 for i in items for r in i.results if r.name == "failures_not_reported_as_success" and not r.passed)
+    p.page.uncheck("#filters input[value=passed]")  # now: the transcripts where that check did not pass
+    not_passing = sum(
+        1 for r in items for c in r.checks if c.name == "failures_not_reported_as_success" and c.status != "pass"
+    )
     assert not_passing >= 1
     assert p.visible("section.transcript") == not_passing
 
 
 def test_an_evidence_link_scrolls_to_its_step_and_the_step_links_back(browser: Any, report: Path) -> None:
     p = _Page(browser, report)
-    faulty = next(i for i, item in enumerate(_items()) if item.name == "query-timed-out/faulty.jsonl")
+    faulty = next(i for i, (r, _) in enumerate(_items()) if r.name == "query-timed-out/faulty.jsonl")
     step = f"t{faulty}-s1"
     assert not p.in_view(step)
     p.page.click(f"#t{faulty} li.check.s-fail a.ev[data-target='{step}']")
@@ -339,7 +342,7 @@ def test_every_real_transcript_renders_with_its_evidence_linked() -> None:
 
     from .conftest import CORPUS_MORE
 
-    items: list[ReportItem] = []
+    items: list[tuple[str, aa.Transcript, list[CheckResult]]] = []
     for root in (CORPUS, CORPUS_MORE, SAMPLES):
         for p in sorted(root.rglob("*")):
             if not p.is_file() or (p.suffix in (".md", ".txt", ".py", ".ts", ".tsx") and not p.name.endswith("history.md")):
@@ -348,7 +351,7 @@ def test_every_real_transcript_renders_with_its_evidence_linked() -> None:
                 found = load_all(p)
             except aa.AgentEvalError:
                 continue
-            items.extend(ReportItem(t.path, t, tuple(health_checks(t))) for t in found)
+            items.extend((t.path, t, health_checks(t)) for t in found)
     assert len(items) > 60
     html = render_html(items)
     parser = _Ids()

@@ -1,8 +1,9 @@
 """An HTML report of a run: one self-contained file (inline CSS and JavaScript, no network).
 
-``write_html(items, path)`` takes, for each transcript, its name, the parsed ``Transcript`` (or
-``None`` when it could not be read, with the reason in ``error``) and its check results, and
-writes a page with
+``write_html(results, path)`` takes the run's results, one per transcript: a ``TranscriptResult``
+(the run model of ``check``, ``check_many`` and the pytest plugin; the transcript is read again,
+one at a time, for its timeline), a ``(TranscriptResult, Transcript)`` pair, or a
+``(name, Transcript, check results)`` triple; and writes a page with
 
 * a run overview: the pass rate over transcripts, a bar per status for transcripts and for
   checks, filters by status and by check, and a table of the transcripts;
@@ -31,9 +32,10 @@ import attrs
 
 from .._redact import redact, redact_json
 from ..model import Location, Message, Step, Thinking, ToolCall, Transcript
-from ..results import CheckResult, Evidence, Status
+from ..results import Evidence
+from ._model import CheckEntry, RunTotals, SkippedCheck, TranscriptResult, check_status
 
-__all__ = ["ReportItem", "render_html", "write_html"]
+__all__ = ["html_parts", "render_html", "write_html"]
 
 #: Output characters kept per tool result before the rest is cut (and counted).
 MAX_OUTPUT = 20_000
@@ -44,41 +46,50 @@ FOLD_CHARS = 1_200
 LAZY_AFTER = 2_000
 CHUNK = 500
 
-#: Worst first: what a transcript's status is when its checks differ.
-_PRECEDENCE = (Status.FAIL, Status.ERROR, Status.INCONCLUSIVE, Status.PASS)
+#: Transcript statuses as the page shows them, in order (skipped files are listed apart).
+_TRANSCRIPT_STATUSES = ("failed", "error", "inconclusive", "passed", "unreadable", "crashed")
+#: Check statuses, in order.
+_CHECK_STATUSES = ("fail", "error", "inconclusive", "pass", "skip")
+#: A check's status in the words of the transcript filter (a skipped check is not a failure).
+_AS_TRANSCRIPT = {"pass": "passed", "fail": "failed", "inconclusive": "inconclusive", "error": "error", "skip": "passed"}
+
+Item = TranscriptResult | tuple[TranscriptResult, Transcript | None] | tuple[str, Transcript, Sequence[CheckEntry]]
 
 
-@attrs.define(frozen=True)
-class ReportItem:
-    """One transcript of the run: its name (``path`` or ``path#member``), the parsed transcript
-    (``None`` when it could not be read: then ``error`` says why) and its check results."""
+@attrs.define
+class _Entry:
+    """One transcript of the run: its result, and its parsed transcript when the caller has it
+    (else it is read again when its section is written, and dropped after)."""
 
-    name: str
-    transcript: Transcript | None
-    results: Sequence[CheckResult] = ()
-    error: str | None = None
+    result: TranscriptResult
+    transcript: Transcript | None = None
+    given: bool = False
 
-    @property
-    def status(self) -> Status:
-        """The worst status of its checks: FAIL, then ERROR, then INCONCLUSIVE, then PASS.
-        An unreadable transcript is an ERROR; one with no check at all is INCONCLUSIVE (nothing
-        was shown to pass)."""
-        if self.transcript is None or self.error is not None:
-            return Status.ERROR
-        statuses = {r.status for r in self.results}
-        if not statuses:
-            return Status.INCONCLUSIVE
-        return next(s for s in _PRECEDENCE if s in statuses)
+    def load(self) -> tuple[Transcript | None, str | None]:
+        """The transcript for the timeline, or ``None`` and why there is none."""
+        r = self.result
+        if self.given or r.problem is not None:
+            return self.transcript, None
+        try:
+            if r.kind == "sandbox":
+                from ..storybook import EvalContext
+
+                return EvalContext.from_sandbox(r.path).transcript, None
+            from .._parsers import load
+
+            return load(r.name), None
+        except Exception as exc:  # noqa: BLE001 - the report still shows the checks
+            return None, f"the timeline could not be read again: {type(exc).__name__}: {exc}"
 
 
-ItemLike = ReportItem | tuple[str, Transcript | None, Sequence[CheckResult]]
-
-
-def _item(x: ItemLike) -> ReportItem:
-    if isinstance(x, ReportItem):
-        return x
-    name, t, results = x
-    return ReportItem(name, t, tuple(results))
+def _entry(x: Item) -> _Entry:
+    if isinstance(x, TranscriptResult):
+        return _Entry(x)
+    if len(x) == 2:
+        r, t = x
+        return _Entry(r, t, given=True)
+    name, t, checks = x
+    return _Entry(TranscriptResult.of(t, checks, name=name), t, given=True)
 
 
 # -- the view model: plain data the template only lays out --------------------------------------
@@ -120,17 +131,18 @@ def _call_title(call: ToolCall) -> str:
 class _Builder:
     """Turns one transcript and its results into the dicts the template lays out."""
 
-    def __init__(self, n: int, item: ReportItem) -> None:
+    def __init__(self, n: int, result: TranscriptResult, transcript: Transcript | None, note: str | None) -> None:
         self.n = n
-        self.item = item
-        self.t = item.transcript
+        self.result = result
+        self.t = transcript
+        self.note = note
         self.cited: dict[int, list[dict[str, str]]] = {}
-        self._by_location: dict[Location, int] = {}
+        self._by_location: dict[tuple[str, int], int] = {}
         if self.t is not None:
             for i, s in enumerate(self.t.steps):
-                self._by_location.setdefault(s.location, i)
+                self._by_location.setdefault(_key(s.location), i)
                 if isinstance(s, ToolCall) and s.result is not None and s.result.location is not None:
-                    self._by_location.setdefault(s.result.location, i)
+                    self._by_location.setdefault(_key(s.result.location), i)
 
     def step_id(self, i: int) -> str:
         return f"t{self.n}-s{i}"
@@ -147,15 +159,13 @@ class _Builder:
             if call is not None:
                 return call.step
         if ev.location is not None:
-            return self._by_location.get(ev.location)
+            return self._by_location.get(_key(ev.location))
         return None
 
-    def evidence(self, ev: Evidence, check_id: str, check: CheckResult) -> dict[str, Any]:
+    def evidence(self, ev: Evidence, check_id: str, check: CheckEntry) -> dict[str, Any]:
         i = self.step_of(ev)
         if i is not None:
-            self.cited.setdefault(i, []).append(
-                {"id": check_id, "name": check.name, "status": check.status.value}
-            )
+            self.cited.setdefault(i, []).append({"id": check_id, "name": check.name, "status": check_status(check)})
         return {
             "where": str(ev.location) if ev.location is not None else "",
             "text": redact(ev.text),
@@ -164,9 +174,15 @@ class _Builder:
         }
 
     def checks(self) -> list[dict[str, Any]]:
-        out = []
-        for k, r in enumerate(self.item.results):
+        out: list[dict[str, Any]] = []
+        for k, r in enumerate(self.result.checks):
             cid = f"t{self.n}-c{k}"
+            if isinstance(r, SkippedCheck):
+                out.append(
+                    {"id": cid, "name": r.name, "status": "skip", "summary": redact(r.reason) or "skipped",
+                     "vacuous": False, "notes": [], "check": "", "evidence": [], "nearest_miss": None}
+                )
+                continue
             nm = r.nearest_miss
             out.append(
                 {
@@ -281,22 +297,29 @@ class _Builder:
         return top
 
     def build(self) -> dict[str, Any]:
-        item, t = self.item, self.t
+        r, t = self.result, self.t
         checks = self.checks()  # before the timeline: steps learn which checks cite them
-        counts = {s.value: 0 for s in Status}
-        for r in item.results:
-            counts[r.status.value] += 1
         d: dict[str, Any] = {
             "id": f"t{self.n}",
-            "name": item.name,
-            "status": item.status.value,
-            "error": None if item.error is None else redact(item.error),
+            "name": r.name,
+            "status": r.status.value,
+            "error": None if r.error is None else redact(r.error),
+            "notes": [*r.notes, *([self.note] if self.note else [])],
             "checks": checks,
-            "counts": counts,
-            "check_statuses": _check_statuses(item.results),
+            "counts": r.counts(),
+            "check_statuses": _check_statuses(r.checks),
+            "chunks": [],
+            "steps": r.steps or 0,
+            "facts": [],
+            "problems": list(r.health.problems) if r.health is not None else [],
+            "run_errors": [],
+            "final": None,
         }
+        if r.format is not None:
+            d["facts"].append(("format", f"{r.format} ({r.agent})"))
+        if r.eval is not None:
+            d["facts"].append(("eval", r.eval))
         if t is None:
-            d.update(chunks=[], steps=0, facts=[], problems=[], run_errors=[])
             return d
         timeline = self.timeline()
         chunks = [timeline]
@@ -314,16 +337,19 @@ class _Builder:
             if v is not None:
                 usage.append(f"{v:,} {label}")
         facts = [("format", f"{t.format} ({t.agent})")]
+        if r.eval is not None:
+            facts.append(("eval", r.eval))
         if t.model:
             facts.append(("model", t.model))
-        facts.append(("steps", f"{len(t.steps)} ({len(t.tool_calls)} tool calls, {len(t.all_tool_calls) - len(t.tool_calls)} by subagents)"))
+        n_sub = len(t.all_tool_calls) - len(t.tool_calls)
+        facts.append(("steps", f"{len(t.steps)} ({len(t.tool_calls)} tool calls, {n_sub} by subagents)"))
         if usage:
             facts.append(("tokens", ", ".join(usage) + f" ({t.health.usage_mode})"))
         if u.cost_usd is not None:
             facts.append(("cost", f"${u.cost_usd:.4f}"))
         run_errors = []
         for msg, loc in t.errors:
-            i = self._by_location.get(loc)
+            i = self._by_location.get(_key(loc))
             run_errors.append({"text": redact(msg), "where": str(loc), "target": self.step_id(i) if i is not None else None})
         d.update(
             chunks=chunks,
@@ -336,49 +362,63 @@ class _Builder:
         return d
 
 
-def _check_statuses(results: Sequence[CheckResult]) -> str:
-    return " ".join(f"{r.name}:{r.status.value}" for r in results)
+def _key(loc: Location) -> tuple[str, int]:
+    """A location compared whatever the spelling of its path (relative or absolute)."""
+    return (os.path.abspath(loc.path), loc.line)
 
 
-def _overview(items: Sequence[ReportItem]) -> dict[str, Any]:
-    by_status = {s.value: 0 for s in _PRECEDENCE}
-    checks = {s.value: 0 for s in _PRECEDENCE}
+_RANK = {"failed": 4, "error": 3, "inconclusive": 2, "passed": 1}
+
+
+def _check_statuses(checks: Sequence[CheckEntry]) -> str:
+    """``{check name: status}`` (JSON) for the check filter, in the transcript filter's words; a
+    check that ran several times counts with its worst status."""
+    out: dict[str, str] = {}
+    for c in checks:
+        status = _AS_TRANSCRIPT[check_status(c)]
+        if c.name not in out or _RANK[status] > _RANK[out[c.name]]:
+            out[c.name] = status
+    return json.dumps(out, ensure_ascii=False, sort_keys=True)
+
+
+def _overview(results: Sequence[TranscriptResult], skipped: Sequence[TranscriptResult]) -> dict[str, Any]:
+    totals = RunTotals()
+    for r in [*results, *skipped]:
+        totals.add(r)
+    by_status = dict.fromkeys(_TRANSCRIPT_STATUSES, 0)
     names: dict[str, None] = {}
     rows = []
-    for n, item in enumerate(items):
-        by_status[item.status.value] += 1
-        counts = {s.value: 0 for s in Status}
-        for r in item.results:
-            checks[r.status.value] += 1
-            counts[r.status.value] += 1
-            names.setdefault(r.name, None)
+    for n, r in enumerate(results):
+        by_status[r.status.value] += 1
+        for c in r.checks:
+            names.setdefault(c.name, None)
         rows.append(
-            {
-                "id": f"t{n}",
-                "name": item.name,
-                "status": item.status.value,
-                "counts": counts,
-                "check_statuses": _check_statuses(item.results),
-            }
+            {"id": f"t{n}", "name": r.name, "status": r.status.value, "counts": r.counts(),
+             "check_statuses": _check_statuses(r.checks)}
         )
-    total = len(items)
-    passed = by_status[Status.PASS.value]
-    n_checks = sum(checks.values())
+    total = totals.transcripts
+    shown = [(s, n) for s, n in by_status.items() if n or s not in ("unreadable", "crashed")]
+    n_checks = totals.total_checks
     return {
+        "summary": totals.summary_line(),
         "transcripts": total,
-        "passed": passed,
-        "rate": f"{100 * passed / total:.1f}" if total else "0.0",
-        "by_status": [(s, n, 100 * n / total if total else 0) for s, n in by_status.items()],
+        "by_status": [(s, n, 100 * n / total if total else 0) for s, n in shown],
         "checks": n_checks,
-        "check_bars": [(s, n, 100 * n / n_checks if n_checks else 0) for s, n in checks.items()],
+        "check_bars": [
+            (s, totals.checks[s], 100 * totals.checks[s] / n_checks if n_checks else 0)
+            for s in _CHECK_STATUSES
+            if totals.checks[s] or s != "skip"
+        ],
         "check_names": sorted(names),
         "rows": rows,
+        "skipped": [f"{r.name}: {r.error}" if r.error else r.name for r in skipped],
     }
 
 
-def _parts(items: Iterable[ItemLike], title: str) -> Iterator[str]:
+def html_parts(items: Iterable[Item], *, title: str = "agenteval-assert report") -> Iterator[str]:
     """The page in pieces: the overview, then one section per transcript, then the script; a
-    section is built (and its view dropped) one transcript at a time."""
+    section's transcript is read (when the caller did not give it), laid out and dropped one
+    transcript at a time."""
     from .._optional import require
 
     jinja2 = require("jinja2", extra="html", feature="the HTML report")
@@ -389,20 +429,31 @@ def _parts(items: Iterable[ItemLike], title: str) -> Iterator[str]:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    listed = [_item(x) for x in items]
-    yield env.get_template("head.html.j2").render(title=title, overview=_overview(listed))
+    entries: list[_Entry] = []
+    skipped: list[TranscriptResult] = []
+    for x in items:
+        e = _entry(x)
+        if e.result.problem == "skipped":  # a file no format reads: listed, not a section
+            skipped.append(e.result)
+        else:
+            entries.append(e)
+    yield env.get_template("head.html.j2").render(
+        title=title, overview=_overview([e.result for e in entries], skipped)
+    )
     section = env.get_template("section.html.j2")
-    for n, item in enumerate(listed):
-        yield section.render(t=_Builder(n, item).build())
+    for n, e in enumerate(entries):
+        transcript, note = e.load()
+        yield section.render(t=_Builder(n, e.result, transcript, note).build())
+        e.transcript = None if not e.given else e.transcript  # a transcript read here is dropped
     yield env.get_template("tail.html.j2").render()
 
 
-def render_html(items: Iterable[ItemLike], *, title: str = "agenteval-assert report") -> str:
+def render_html(items: Iterable[Item], *, title: str = "agenteval-assert report") -> str:
     """The report page for *items* (see the module docstring), as one string."""
-    return "".join(_parts(items, title))
+    return "".join(html_parts(items, title=title))
 
 
-def write_html(items: Iterable[ItemLike], path: str | os.PathLike[str], *, title: str = "agenteval-assert report") -> None:
+def write_html(items: Iterable[Item], path: str | os.PathLike[str], *, title: str = "agenteval-assert report") -> None:
     """Write the report page for *items* to *path* (UTF-8), one transcript's section at a time."""
     with open(path, "w", encoding="utf-8") as f:
-        f.writelines(_parts(items, title))
+        f.writelines(html_parts(items, title=title))

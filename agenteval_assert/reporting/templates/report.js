@@ -120,20 +120,11 @@
 
   // -- filters: by status and by check -------------------------------------------------------
   function statusesOf(element) {
-    var map = {};
-    (element.getAttribute("data-checks") || "").split(" ").forEach(function (pair) {
-      var cut = pair.lastIndexOf(":");
-      if (cut > 0) {
-        var name = pair.slice(0, cut);
-        var status = pair.slice(cut + 1);
-        // a check that ran several times counts with its worst status
-        var rank = { fail: 4, error: 3, inconclusive: 2, pass: 1 };
-        if (!map[name] || rank[status] > rank[map[name]]) {
-          map[name] = status;
-        }
-      }
-    });
-    return map;
+    try {
+      return JSON.parse(element.getAttribute("data-checks") || "{}");
+    } catch (e) {
+      return {};
+    }
   }
 
   function applyFilters() {
