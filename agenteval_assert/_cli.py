@@ -203,7 +203,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.eval is None:
             err.write("error: --transcript goes with --eval (a sandbox without its transcript)\n")
             return ExitCode.USAGE
-        if len(args.paths) != 1 or args.output_format != "text" or args.output or args.dask_scheduler:
+        if len(args.paths) != 1 or args.output_format != "text" or args.output or args.dask_scheduler or args.html:
             err.write("error: --transcript gives the transcript of one sandbox: one PATH, the text report\n")
             return ExitCode.USAGE
         return _cmd_check_eval(args, args.paths, out, err)

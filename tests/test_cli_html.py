@@ -74,3 +74,14 @@ def test_without_jinja2_html_is_a_usage_error_before_the_run(tmp_path: Path, mon
     assert "pip install 'agenteval-assert[html]'" in err
     assert out == ""  # nothing ran
     assert not (tmp_path / "r.html").exists()
+
+
+def test_html_is_not_silently_ignored_with_a_given_transcript(tmp_path: Path) -> None:
+    sandbox = SAMPLES / "storybook" / "801-claude-mcp-pass"
+    transcript = sandbox / "__agent_eval__" / "transcript.txt"
+    code, _, err = run(
+        "check", str(sandbox), "--eval", "storybook/801-create-component-no-launch-config",
+        "--transcript", str(transcript), "--html", str(tmp_path / "r.html"),
+    )
+    assert code == ExitCode.USAGE and "--transcript gives the transcript of one sandbox" in err
+    assert not (tmp_path / "r.html").exists()
