@@ -23,6 +23,7 @@ from .model import (
     Location,
     Message,
     Role,
+    RunError,
     Step,
     Subagent,
     Thinking,
@@ -66,11 +67,23 @@ class TranscriptBuilder:
         self.final_response: str | None = None
         self.final_response_set = False
         self.usage = Usage()
+        #: the run's total where the log states one (Claude ``modelUsage``); ``None``: the
+        #: transcript sums ``usage`` and every subagent's usage
+        self.usage_total: Usage | None = None
+        #: the stated ``usage_total`` counts every agent, those whose own usage is not recorded
+        #: too (Claude's ``modelUsage``): no subagent is listed in ``usage_unrecorded``
+        self.usage_total_complete = False
         self.usage_mode = "none"
+        #: the agent acts after the reply that asks for the action (a SWE-agent step's command
+        #: follows its thought; Aider applies edits after the model's reply): the last turn's
+        #: reply, before those actions, is the final answer (when the run's end record is there)
+        self.reply_precedes_actions = False
         #: see ``Health.run_ended``: parsers that know an end record set True/False as they go
         self.run_ended: bool | None = None
         self.metadata: dict[str, Any] = {}
-        self.errors: list[tuple[str, Location]] = []
+        self.errors: list[RunError] = []
+        #: for each error, how many steps were recorded before it (what follows it in the run)
+        self._error_steps: list[int] = []
         self._steps: list[Any] = []  # Message | Thinking | _Call, in file order
         self._calls: dict[str, _Call] = {}
         self._subagents: dict[str, dict[str, Any]] = {}
@@ -109,10 +122,17 @@ class TranscriptBuilder:
     # -- steps -------------------------------------------------------------------------------
 
     def message(
-        self, role: Role, text: str, line: int, *, agent_id: str | None = None, meta: bool = False
+        self,
+        role: Role,
+        text: str,
+        line: int,
+        *,
+        agent_id: str | None = None,
+        meta: bool = False,
+        skill: str | None = None,
     ) -> None:
-        """Record a text message."""
-        self._steps.append(Message(role, text, self.loc(line), len(self._steps), agent_id, meta))
+        """Record a text message (*skill*: the skill whose instructions it injects, see ``Message``)."""
+        self._steps.append(Message(role, text, self.loc(line), len(self._steps), agent_id, meta, skill))
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
@@ -164,6 +184,12 @@ class TranscriptBuilder:
         self._calls[key] = c
         self._steps.append(c)
         return True
+
+    def has_subagents(self) -> bool:
+        """Whether the run delegated: a subagent is declared, or a call spawns or belongs to one."""
+        return bool(self._subagents) or any(
+            c.kind == "subagent" or c.agent_id is not None for c in self._calls.values()
+        )
 
     def has_steps(self) -> bool:
         """Whether any message, thinking block or call was recorded."""
@@ -224,14 +250,25 @@ class TranscriptBuilder:
         parent_call_id: str | None = None,
         type: str | None = None,
         description: str | None = None,
+        final_response: str | None = None,
+        usage: Usage | None = None,
     ) -> None:
-        """Declare (or complete the facts of) a subagent."""
+        """Declare (or complete the facts of) a subagent.
+
+        ``parent_call_id``, ``type`` and ``description``: the first value given is kept.
+        ``final_response`` (its answer: what the spawning call returned) and ``usage`` (its own
+        token usage): the last value given is kept.
+        """
         info = self._subagents.setdefault(
             agent_id, {"parent_call_id": None, "type": None, "description": None}
         )
         for k, v in (("parent_call_id", parent_call_id), ("type", type), ("description", description)):
             if v is not None and info[k] is None:
                 info[k] = v
+        if final_response is not None:
+            info["final_response"] = final_response
+        if usage is not None:
+            info["usage"] = usage
 
     # -- diagnostics -------------------------------------------------------------------------
 
@@ -247,9 +284,22 @@ class TranscriptBuilder:
         if text not in self.notes:
             self.notes.append(text)
 
-    def error(self, message: str, line: int) -> None:
-        """A run-level error reported by the agent (API error, ``turn.failed``...)."""
-        self.errors.append((message, self.loc(line)))
+    def error(self, message: str, line: int, *, same_as_last: bool = False) -> None:
+        """A run-level error reported by the agent (API error, ``turn.failed``...).
+
+        ``same_as_last``: this record reports the failure of the previous error again (Claude's
+        result record after its synthetic API-error line): one error, with both locations and
+        this message, unless a step came in between.
+        """
+        loc = self.loc(line)
+        if same_as_last and self.errors and all(
+            isinstance(s, Message) and s.meta for s in self._steps[self._error_steps[-1]:]
+        ):
+            prev = self.errors[-1]
+            self.errors[-1] = RunError(message, loc, (*prev.locations, loc))
+            return
+        self.errors.append(RunError(message, loc))
+        self._error_steps.append(len(self._steps))
 
     def set_final_response(self, text: str | None) -> None:
         self.final_response = text
@@ -264,6 +314,9 @@ class TranscriptBuilder:
         unanswered: list[str] = []
         #: the last assistant text of every agent (None = the main agent), found in the same pass
         last_text: dict[str | None, str] = {}
+        #: steps of the main agent's last assistant text, its last call and its last action
+        #: (assistant text or call: what a run-level error must not be followed by)
+        main_text_step = main_call_step = main_act_step = -1
         n_calls = 0
         for i, s in enumerate(self._steps):
             if isinstance(s, _Call):
@@ -289,6 +342,7 @@ class TranscriptBuilder:
                 steps.append(tc)
                 if tc.agent_id is None:
                     main_calls.append(tc)
+                    main_call_step = main_act_step = i
                 else:
                     by_agent.setdefault(tc.agent_id, []).append(tc)
                 if tc.unanswered:
@@ -297,14 +351,20 @@ class TranscriptBuilder:
                 steps.append(s)
                 if type(s) is Message and s.role == "assistant" and s.text:
                     last_text[s.agent_id] = s.text
+                    if s.agent_id is None and not s.meta and s.text.strip():
+                        main_text_step = main_act_step = i
 
         if not self.final_response_set:
             self.final_response = last_text.get(None, self.final_response)
+        final_answer = self._final_answer(steps, main_text_step, main_call_step)
+        run_error = None
+        if self.errors and self._error_steps[-1] > main_act_step:
+            run_error = self.errors[-1]
 
         subagents = []
         for agent_id in list(self._subagents) + [a for a in by_agent if a not in self._subagents]:
             info = self._subagents.get(agent_id, {})
-            final = last_text.get(agent_id)
+            final = info.get("final_response") or last_text.get(agent_id)
             subagents.append(
                 Subagent(
                     id=agent_id,
@@ -313,8 +373,16 @@ class TranscriptBuilder:
                     description=info.get("description"),
                     tool_calls=tuple(by_agent.get(agent_id, ())),
                     final_response=final,
+                    usage=info.get("usage") or Usage(),
                 )
             )
+        unrecorded = () if self.usage_total_complete else tuple(
+            sub.id for sub in subagents if not sub.usage.recorded
+        )
+        if unrecorded and (self.usage.recorded or self.usage_total is not None):
+            shown = ", ".join(unrecorded[:5]) + (" ..." if len(unrecorded) > 5 else "")
+            self.note(f"usage: the log records no usage for {len(unrecorded)} subagent(s) ({shown}): "
+                      "usage_total leaves them out")
 
         skipped = Counter(self.skipped)
         if stats.blank:
@@ -348,4 +416,27 @@ class TranscriptBuilder:
             usage=self.usage,
             metadata=self.metadata,
             errors=tuple(self.errors),
+            final_answer=final_answer,
+            usage_total=self.usage_total,
+            usage_unrecorded=unrecorded,
+            run_error=run_error,
         )
+
+    def _final_answer(self, steps: list[Step], text_step: int, call_step: int) -> str | None:
+        """The main agent's answer after its last call (see ``Transcript.final_answer``)."""
+        if self.final_response is None:
+            return None
+        if text_step < 0:
+            # No assistant text at all: the final response comes from the end record (Claude's
+            # ``result.result``), which closes the run.
+            return self.final_response
+        if text_step > call_step:
+            return self.final_response
+        if self.reply_precedes_actions and self.run_ended is not False:
+            # The last turn's reply precedes the actions it asked for: it is the answer when
+            # only those actions (and the tool's own output) come between it and the last call.
+            for s in steps[text_step + 1 : call_step]:
+                if isinstance(s, Message) and s.agent_id is None and not s.meta:
+                    return None  # a new prompt came between the reply and the last call
+            return self.final_response
+        return None

@@ -16,7 +16,7 @@ from ._cli_exit import ExitCode, _worse, current_input
 from ._parsers import FORMATS, load_each
 from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
-from .model import Transcript
+from .model import Transcript, Usage
 
 __all__ = ["ExitCode", "main", "summary_dict"]
 
@@ -27,11 +27,36 @@ _FORMAT_HELP = f"skip auto-detection: one of {', '.join(FORMATS)}, or an install
 # -- summary ---------------------------------------------------------------------------------
 
 
+def _usage_dict(u: Usage, mode: str) -> dict[str, Any]:
+    return {
+        "input_tokens": u.input_tokens,
+        "output_tokens": u.output_tokens,
+        "cache_read_tokens": u.cache_read_tokens,
+        "cache_write_tokens": u.cache_write_tokens,
+        "reasoning_tokens": u.reasoning_tokens,
+        "cost_usd": u.cost_usd,
+        "mode": mode,
+    }
+
+
+def _total_mode(t: Transcript) -> str:
+    """How ``usage_total`` was made, for ``summary``."""
+    if not t.subagents:
+        return t.health.usage_mode
+    mode = f"main agent and {_plural(len(t.subagents), 'subagent')}"
+    if t.usage_unrecorded:
+        mode += f" ({len(t.usage_unrecorded)} without recorded usage: left out)"
+    return mode
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def summary_dict(t: Transcript) -> dict[str, Any]:
     """The ``summary --json`` document (fields defined in ``docs/cli.md``)."""
     main_calls = t.tool_calls
     h = t.health
-    u = t.usage
     doc: dict[str, Any] = {
         "path": t.path,
         "format": t.format,
@@ -41,24 +66,26 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "tool_calls": len(main_calls),
         "subagent_tool_calls": len(t.subagent_tool_calls),
         "tool_errors": sum(1 for c in main_calls if c.is_error),
+        "subagent_tool_errors": sum(1 for c in t.subagent_tool_calls if c.is_error),
         "unanswered_calls": sum(1 for c in main_calls if c.unanswered),
         "tools": dict(t.tool_names),
         "final_response": t.final_response,
+        "final_answer": t.final_answer,
         "steps": len(t.steps),
         "subagents": [
-            {"id": s.id, "parent_call_id": s.parent_call_id, "type": s.type, "tool_calls": len(s.tool_calls)}
+            {"id": s.id, "parent_call_id": s.parent_call_id, "type": s.type, "tool_calls": len(s.tool_calls),
+             "tool_errors": sum(1 for c in s.tool_calls if c.is_error),
+             "usage": _usage_dict(s.usage, "recorded" if s.usage.recorded else "none")}
             for s in t.subagents
         ],
-        "usage": {
-            "input_tokens": u.input_tokens,
-            "output_tokens": u.output_tokens,
-            "cache_read_tokens": u.cache_read_tokens,
-            "cache_write_tokens": u.cache_write_tokens,
-            "reasoning_tokens": u.reasoning_tokens,
-            "cost_usd": u.cost_usd,
-            "mode": h.usage_mode,
-        },
-        "errors": [{"message": m, "location": str(loc)} for m, loc in t.errors],
+        "usage": _usage_dict(t.usage, h.usage_mode),
+        "usage_total": _usage_dict(t.usage_total, _total_mode(t)),
+        "usage_unrecorded": list(t.usage_unrecorded),
+        "errors": [
+            {"message": e.message, "location": str(e.location), "locations": [str(loc) for loc in e.locations]}
+            for e in t.errors
+        ],
+        "run_error": None if t.run_error is None else str(t.run_error.location),
         "health": {
             "lines": h.lines,
             "records": h.records,
@@ -93,38 +120,35 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
     if t.session_id:
         out.write(f"  session     {t.session_id}\n")
     out.write(f"  steps       {len(t.steps)}\n")
+    errors = _plural(d["tool_errors"], "error")
+    if d["subagent_tool_calls"]:
+        errors += f" (+{d['subagent_tool_errors']} by subagents)"
     out.write(
         f"  tool calls  {d['tool_calls']} main, {d['subagent_tool_calls']} by subagents, "
-        f"{d['tool_errors']} errors, {d['unanswered_calls']} unanswered\n"
+        f"{errors}, {d['unanswered_calls']} unanswered\n"
     )
     out.writelines(f"    {n:>5}  {name}\n" for name, n in d["tools"].items())
     u = t.usage
-    if u.total_tokens is not None or u.cost_usd is not None:
-        parts = []
-        for label, v in (
-            ("in", u.input_tokens),
-            ("out", u.output_tokens),
-            ("cache read", u.cache_read_tokens),
-            ("cache write", u.cache_write_tokens),
-        ):
-            if v is not None:
-                parts.append(f"{label} {v}")
-        if u.cost_usd is not None:
-            parts.append(f"${u.cost_usd:.4f}")
-        out.write(f"  usage       {', '.join(parts)} ({h.usage_mode})\n")
-    out.writelines(f"  subagent    {sub.id} ({sub.type or 'unknown type'}): {len(sub.tool_calls)} calls\n" for sub in t.subagents)
-    out.writelines(f"  run error   {loc}: {msg.splitlines()[0][:120] if msg else ''}\n" for msg, loc in t.errors)
+    if u.recorded:
+        label = "usage" if not t.subagents else "usage main"
+        out.write(f"  {label:<11} {_usage_text(u)} ({h.usage_mode})\n")
+    if t.subagents and (t.usage_total.recorded or u.recorded):
+        out.write(f"  usage total {_usage_text(t.usage_total)} ({d['usage_total']['mode']})\n")
+    for sub in t.subagents:
+        sub_errors = sum(1 for c in sub.tool_calls if c.is_error)
+        out.write(f"  subagent    {sub.id} ({sub.type or 'unknown type'}): {_plural(len(sub.tool_calls), 'call')}, "
+                  f"{_plural(sub_errors, 'error')}\n")
+    for e in t.errors:
+        also = [str(loc.line) for loc in e.locations if loc != e.location]
+        at = f"{e.location}" + (f" (also line {', '.join(also)})" if also else "")
+        msg = e.message.splitlines()[0][:120] if e.message else ""
+        out.write(f"  run error   {at}: {msg}\n")
     if d.get("workflow_calls"):
         out.write(f"  storybook   {len(d['workflow_calls'])} workflow call(s): ")
         out.write(", ".join(w["name"] for w in d["workflow_calls"][:12]) + "\n")
-    fr = t.final_response
-    if fr is not None:
-        first = fr.strip().splitlines()[0] if fr.strip() else ""
-        out.write(f"  final       {first[:100]!r}{' ...' if len(fr) > 100 else ''}\n")
-    else:
-        out.write("  final       (none)\n")
+    _print_final(t, out)
     status = "clean" if h.parsed_cleanly else "DAMAGED"
-    out.write(f"  health      {status}: {h.records} records on {h.lines} lines\n")
+    out.write(f"  health      {status}: {_plural(h.records, 'record')} on {_plural(h.lines, 'line')}\n")
     out.writelines(f"    - {p}\n" for p in h.problems())
     out.writelines(f"    line {issue.line}: {issue.reason}\n" for issue in h.unparsable[:10])
     if len(h.unparsable) > 10:
@@ -134,6 +158,35 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
     if h.skipped:
         out.write("    skipped: " + ", ".join(f"{k} x{v}" for k, v in h.skipped.items()) + "\n")
     out.writelines(f"    note: {note}\n" for note in h.notes)
+
+
+def _usage_text(u: Usage) -> str:
+    parts = [f"{label} {v}" for label, v in (
+        ("in", u.input_tokens), ("out", u.output_tokens), ("cache read", u.cache_read_tokens),
+        ("cache write", u.cache_write_tokens), ("of which reasoning", u.reasoning_tokens)) if v is not None]
+    if u.cost_usd is not None:
+        parts.append(f"${u.cost_usd:.4f}")
+    return ", ".join(parts) or "none recorded"
+
+
+#: Lines of the final response shown by ``summary`` (and characters per line).
+_FINAL_LINES, _FINAL_WIDTH = 6, 100
+
+
+def _print_final(t: Transcript, out: TextIO) -> None:
+    """The final response, over several lines (bounded), and whether the run ended on it."""
+    fr = t.final_response
+    if fr is None or not fr.strip():
+        out.write("  final       (none)\n")
+        return
+    if t.final_answer is None:
+        out.write("  final       (no text after the last tool call; the last assistant text was:)\n")
+    lines = fr.strip().splitlines()
+    for i, line in enumerate(lines[:_FINAL_LINES]):
+        shown = line if len(line) <= _FINAL_WIDTH else line[: _FINAL_WIDTH - 3] + "..."
+        out.write(f"  {'final' if i == 0 and t.final_answer is not None else '':<11} {shown}".rstrip() + "\n")
+    if len(lines) > _FINAL_LINES:
+        out.write(f"              ... {_plural(len(lines) - _FINAL_LINES, 'more line')}\n")
 
 
 def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -18,7 +18,8 @@ __all__ = ["HEALTH_CHECKS", "REPLY_THEN_ACTION_FORMATS", "health_checks"]
 #: mini-swe-agent step's command follows its thought (and a run ends on a submission command,
 #: ``submit`` / ``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT``, not on a message); Aider applies
 #: edits and runs commands after the model's reply. The last turn's reply, before its actions,
-#: is the final response (unless the run's end record is missing: ``Health.run_ended``).
+#: is the final answer (unless the run's end record is missing: ``Health.run_ended``). Their
+#: parsers say so to the builder (``reply_precedes_actions``), which sets ``final_answer``.
 REPLY_THEN_ACTION_FORMATS = frozenset({"swe-agent", "mini-swe-agent", "aider"})
 
 
@@ -34,7 +35,8 @@ def check_parsed_cleanly(t: Transcript) -> CheckResult:
         if skipped:
             extra.append(f"{skipped} record(s) deliberately skipped")
         return CheckResult.passing(
-            "parsed_cleanly", f"{h.records} records on {h.lines} lines parsed", notes=tuple(extra)
+            "parsed_cleanly", f"{_plural(h.records, 'record')} on {_plural(h.lines, 'line')} parsed",
+            notes=tuple(extra)
         )
     evidence = [
         Evidence(f"{issue.reason}: {issue.excerpt}" if issue.excerpt else issue.reason, Location(t.path, issue.line))
@@ -42,6 +44,10 @@ def check_parsed_cleanly(t: Transcript) -> CheckResult:
     ]
     found = "; ".join(h.problems()) or "no records"
     return CheckResult.failing("parsed_cleanly", "every line to be a JSON record", found, evidence)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def check_every_call_answered(t: Transcript) -> CheckResult:
@@ -65,33 +71,16 @@ def check_every_call_answered(t: Transcript) -> CheckResult:
 
 
 def check_final_response(t: Transcript) -> CheckResult:
-    """The main agent ended with a text response: assistant text after its last tool call.
+    """The main agent ended with a text response: ``Transcript.final_answer``, assistant text
+    after its last tool call (for agents that act after their reply, the last turn's reply).
 
     On an incomplete transcript (damaged, calls unanswered, no end-of-run record) this cannot
     be decided: the real last words may be in the part that is missing.
     """
     name = "final_response_present"
     last_call = t.tool_calls[-1] if t.tool_calls else None
-    after = last_call.step if last_call is not None else -1
-    final = None
-    for s in reversed(t.steps):
-        if s.index <= after:
-            break
-        if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text.strip():
-            final = s
-            break
-    submitted = None
-    if (final is None and last_call is not None and t.format in REPLY_THEN_ACTION_FORMATS
-            and t.health.run_ended is not False):
-        # These agents act after the reply that asks for the action (a SWE-agent step's action
-        # follows its thought, and the run ends on a submission command; Aider applies edits
-        # and runs commands after the model's reply): the last turn's reply is the final response.
-        for s in reversed(t.steps[: last_call.step]):
-            if not isinstance(s, Message) or s.agent_id is not None or (s.role != "assistant" and s.meta):
-                continue  # the turn's other actions, the tool's own output
-            if s.role == "assistant" and s.text.strip():
-                submitted = final = s
-            break
+    final = _last_main_text(t)
+    answer = t.final_answer
     if not t.health.complete:
         return CheckResult(
             name=name,
@@ -102,20 +91,32 @@ def check_final_response(t: Transcript) -> CheckResult:
             evidence=(Evidence(f"assistant text: {final.text.strip()[:80]!r}", final.location),) if final else (),
             notes=tuple(t.health.problems()),
         )
-    if submitted is not None:
-        return CheckResult.passing(name, "the last turn's reply precedes the actions it asked for",
-                                   [Evidence(submitted.text.strip()[:80], submitted.location)])
-    if final is not None:
+    if answer is not None:
+        if final is not None and last_call is not None and final.index < last_call.step:
+            return CheckResult.passing(name, "the last turn's reply precedes the actions it asked for",
+                                       [Evidence(final.text.strip()[:80], final.location)])
+        where = final.location if final is not None else None
         return CheckResult.passing(name, "a final response follows the last tool call",
-                                   [Evidence(final.text.strip()[:80], final.location)])
+                                   [Evidence(answer.strip()[:80], where)])
     ev = []
     if last_call is not None:
         ev.append(Evidence.from_call(last_call, "the last tool call; no assistant text follows it"))
+        if final is not None:
+            ev.append(Evidence(f"the last assistant text comes before it: {final.text.strip()[:80]!r}",
+                               final.location))
     elif t.steps:
         last = t.steps[-1]
         ev.append(Evidence(f"last step: {type(last).__name__} #{last.index}", last.location))
     found = "no assistant text after the last tool call" if last_call is not None else "none"
     return CheckResult.failing(name, "a final assistant response", found, ev)
+
+
+def _last_main_text(t: Transcript) -> Message | None:
+    """The main agent's last assistant message with text (not injected by the tool)."""
+    for s in reversed(t.steps):
+        if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and not s.meta and s.text.strip():
+            return s
+    return None
 
 
 def check_no_unhandled_tool_error(t: Transcript) -> CheckResult:

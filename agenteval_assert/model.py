@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 import attrs
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = [
     "Health",
     "LineIssue",
     "Location",
     "Message",
+    "RunError",
     "Step",
     "Subagent",
     "Thinking",
@@ -70,9 +74,57 @@ class Location(NamedTuple):
         return f"{self.path}:{self.line}"
 
 
+class RunError(tuple[str, Location]):
+    """A run-level error the agent reported (an API error, ``turn.failed``, an error result).
+
+    A pair ``(message, location)`` (so ``for message, location in t.errors`` works), plus every
+    place the log reports this same failure: Claude Code writes an API error twice, as a
+    synthetic assistant line and in the run's result record, and that is one error.
+    """
+
+    locations: tuple[Location, ...]
+    """Every line that reports this failure, in file order (``location`` is one of them)."""
+
+    def __new__(cls, message: str, location: Location, locations: tuple[Location, ...] = ()) -> Self:
+        self = tuple.__new__(cls, (message, location))
+        self.locations = tuple(sorted(set(locations) | {location}, key=lambda loc: loc.line))
+        return self
+
+    def __getnewargs__(self) -> tuple[str, Location, tuple[Location, ...]]:
+        return (self[0], self[1], self.locations)
+
+    @property
+    def message(self) -> str:
+        return self[0]
+
+    @property
+    def location(self) -> Location:
+        return self[1]
+
+    def __repr__(self) -> str:
+        at = ", ".join(str(loc) for loc in self.locations)
+        return f"RunError({self[0][:60]!r} at {at})"
+
+
 @attrs.define(frozen=True, slots=True)
 class Usage:
-    """Token usage (and cost only where the log states it; it is never estimated)."""
+    """Token usage (and cost only where the log states it; it is never estimated).
+
+    One meaning per field, whatever the agent (the model APIs' own definitions):
+
+    * ``input_tokens``: input tokens not read from the cache (OpenAI's and Gemini's
+      ``input_tokens`` include the cached ones: they are subtracted).
+    * ``output_tokens``: every token the model generated, **reasoning included** (Gemini reports
+      its thoughts apart: they are added).
+    * ``cache_read_tokens`` / ``cache_write_tokens``: input tokens read from / written to the
+      prompt cache.
+    * ``reasoning_tokens``: the part of ``output_tokens`` that was reasoning, where the log says
+      (Codex ``reasoning_output_tokens``, Gemini thoughts); ``None`` where it does not (Claude
+      counts thinking in its output tokens without a separate figure).
+    * ``cost_usd``: the cost the log states.
+
+    ``None`` means "not recorded", never 0.
+    """
 
     input_tokens: int | None = None
     output_tokens: int | None = None
@@ -80,6 +132,28 @@ class Usage:
     cache_write_tokens: int | None = None
     reasoning_tokens: int | None = None
     cost_usd: float | None = None
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the log records any of these figures."""
+        return self.total_tokens is not None or self.cost_usd is not None or self.reasoning_tokens is not None
+
+    def __add__(self, other: Usage) -> Usage:
+        """Field by field sum; a field stays ``None`` only when it is ``None`` on both sides."""
+        if not isinstance(other, Usage):
+            return NotImplemented
+
+        def add(a: float | None, b: float | None) -> Any:
+            return None if a is None and b is None else (a or 0) + (b or 0)
+
+        return Usage(
+            add(self.input_tokens, other.input_tokens),
+            add(self.output_tokens, other.output_tokens),
+            add(self.cache_read_tokens, other.cache_read_tokens),
+            add(self.cache_write_tokens, other.cache_write_tokens),
+            add(self.reasoning_tokens, other.reasoning_tokens),
+            add(self.cost_usd, other.cost_usd),
+        )
 
     @property
     def total_tokens(self) -> int | None:
@@ -223,6 +297,9 @@ class Message:
     agent_id: str | None = None
     meta: bool = False
     """Injected by the tool rather than typed by a person (Claude ``isMeta``, Codex environment context)."""
+    skill: str | None = None
+    """The skill whose instructions this message injects, when it was invoked without a tool call
+    (a Claude Code slash command such as ``/plugin:skill-name``): ``plugin:skill-name``."""
 
     def __repr__(self) -> str:
         return f"Message(#{self.index} {self.role} {self.text[:40]!r} at {self.location})"
@@ -243,7 +320,14 @@ Step = Message | Thinking | ToolCall
 
 @attrs.define(frozen=True, slots=True, eq=False)
 class Subagent:
-    """A subagent (Claude Task/Agent, Codex collab agent) and the calls it made."""
+    """A subagent (Claude Task/Agent, Codex collab agent, OpenCode child session) and its calls.
+
+    Attributes:
+        final_response: the subagent's answer: the result of the call that spawned it (what the
+            parent agent received, Claude's ``Task``/``Agent`` result), else its last text.
+        usage: the subagent's own token usage, where the log records it (empty ``Usage()``
+            when it does not: see ``Transcript.usage_unrecorded``).
+    """
 
     id: str
     parent_call_id: str | None
@@ -251,6 +335,7 @@ class Subagent:
     description: str | None
     tool_calls: tuple[ToolCall, ...]
     final_response: str | None = None
+    usage: Usage = attrs.field(factory=Usage)
 
 
 @attrs.define(frozen=True, slots=True)
@@ -329,10 +414,20 @@ class Transcript:
         tool_calls: the main agent's tool calls, in order.
         subagents: subagents and their calls.
         final_response: the main agent's last assistant text.
-        usage: token usage (and cost where stated).
+        final_answer: the main agent's text after its last tool call: the answer the run ended
+            on. ``None`` when the last assistant text comes before more calls (or there is none).
+        usage: the main agent's token usage (and cost where stated) where the log tells agents
+            apart, else what the log reports for the run.
+        usage_total: the run's total: the main agent and every subagent (a total the log states,
+            such as Claude's ``modelUsage``, else ``usage`` plus each ``Subagent.usage``).
+        usage_unrecorded: ids of subagents whose usage the log does not record, so that
+            ``usage_total`` leaves them out.
         health: diagnostics (see ``Health``).
         metadata: other facts from the log (cwd, CLI version, result subtype...).
-        errors: run-level errors reported by the agent (API errors, ``turn.failed``...).
+        errors: run-level errors reported by the agent (API errors, ``turn.failed``...), one
+            ``RunError`` per failure.
+        run_error: the run-level error the run ended in (no main-agent text or call follows
+            it), else ``None``.
     """
 
     path: str
@@ -347,7 +442,11 @@ class Transcript:
     final_response: str | None = None
     usage: Usage = attrs.field(factory=Usage)
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
-    errors: tuple[tuple[str, Location], ...] = ()
+    errors: tuple[RunError, ...] = ()
+    final_answer: str | None = None
+    _usage_total: Usage | None = attrs.field(default=None, alias="usage_total")
+    usage_unrecorded: tuple[str, ...] = ()
+    run_error: RunError | None = None
     _by_name: Mapping[str, tuple[ToolCall, ...]] = attrs.field(init=False, repr=False)
     _by_id: Mapping[str, ToolCall] = attrs.field(init=False, repr=False)
     _all_calls: tuple[ToolCall, ...] = attrs.field(init=False, repr=False)
@@ -365,6 +464,17 @@ class Transcript:
         object.__setattr__(self, "_by_name", _freeze_index(by_name))
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
         object.__setattr__(self, "_all_calls", all_calls)
+        if self._usage_total is None:
+            total = self.usage
+            for sub in self.subagents:
+                total = total + sub.usage
+            object.__setattr__(self, "_usage_total", total)
+
+    @property
+    def usage_total(self) -> Usage:
+        """The run's token usage and cost: the main agent and its subagents (see the class doc)."""
+        assert self._usage_total is not None  # set in __attrs_post_init__
+        return self._usage_total
 
     def derived(self, key: str, build: Callable[[Transcript], T]) -> T:
         """``build(self)``, computed once per transcript and kept with it (not process-wide).

@@ -296,12 +296,15 @@ def test_error_run_with_subtype_success() -> None:
     assert t.metadata["result_subtype"] == "success"
     assert t.metadata["is_error"] is True
     assert t.metadata["terminal_reason"] == "api_error"
-    assert len(t.errors) == 2
-    assert t.errors[-1][0] == (
+    # the synthetic API-error line and the result record report one failure: one error, both lines
+    [err] = t.errors
+    assert err[0] == err.message == (
         "the run ended with an error (subtype success, terminal_reason api_error, API status 404): "
         "API Error: 404 model not found"
     )
-    assert t.errors[-1][1].line == 4
+    assert err[1].line == 4
+    assert [loc.line for loc in err.locations] == [3, 4]
+    assert t.run_error is err
     assert t.final_response is None  # an API error is not the agent's answer
     assert t.model == "claude-sonnet-5"
     assert t.usage.cost_usd == 0.0
@@ -760,7 +763,7 @@ def test_sniff_reasons() -> None:
     assert (_sniff(j, s_user("hi")) or "").startswith("looks like a Claude session log")
     assert _sniff(s, user("hi")) == (
         "no Claude session-log record (user/assistant/system with sessionId/parentUuid/isSidechain, or "
-        "file-history-snapshot/summary/progress/queue-operation) in the first 1 records; types seen: user"
+        "file-history-snapshot/summary/progress/queue-operation) in the first record; types seen: user"
     )
     assert _sniff(j, {"type": "message", "role": "user"}, {"type": "x"}) == (
         "no Claude stream-json event (system/init, result, or user/assistant with a `message` object) "

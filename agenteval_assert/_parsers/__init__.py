@@ -234,7 +234,9 @@ def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], 
     try:
         parser.parse(chain(head, records), b)
         if format not in (None, "auto") and not b.has_steps() and src.stats.records:
-            b.note(f"the forced format {parser.name} recognised none of the {src.stats.records} records "
+            n = src.stats.records
+            b.note(f"the forced format {parser.name} recognised none of the file's "
+                   f"{'1 record' if n == 1 else f'{n} records'} "
                    f"(detection would have said: {_detect_name(head, src)})")
         return b.build(src.stats)
     finally:

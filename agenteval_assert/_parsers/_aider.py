@@ -275,6 +275,7 @@ class AiderParser:
         def make(chunk: list[_Line], note: str | None = None) -> Any:
             def build(path: str) -> Transcript:
                 b = TranscriptBuilder(path, self.name, self.agent)
+                b.reply_precedes_actions = True  # edits and commands follow the model's reply
                 _Session(chunk).build(b)
                 if note:
                     b.note(note)

@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ..model import Usage
@@ -124,6 +126,11 @@ def _is_stream_record(r: dict[str, Any]) -> bool:
     return _is_message_record(r)
 
 
+def _records(n: int) -> str:
+    """``20 records`` / ``record`` (read after "the first")."""
+    return "record" if n == 1 else f"{n} records"
+
+
 def _seen(types: set[str]) -> str:
     if not types:
         return "no record has a string `type`"
@@ -157,6 +164,9 @@ def _count(v: Any) -> int | None:
 
 
 _SLASH_ECHO = ("<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>")
+_COMMAND_NAME = re.compile(r"<command-name>/?([^<\s]+)</command-name>")
+_SKILL_BODY = "Base directory for this skill:"
+_SKILL_DIR = re.compile(r"[/\\]skills[/\\]([^/\\\s]+)[/\\]?\s*$")
 _INTERRUPTED = "[Request interrupted by user"
 _REJECTED = "The user doesn't want to proceed with this tool use"
 _SANITIZE = re.compile(r"[^A-Za-z0-9_-]")
@@ -166,6 +176,50 @@ def _injected_text(text: str) -> bool:
     """User text written by Claude Code rather than typed: slash-command echoes, interrupts."""
     s = text.lstrip()
     return s.startswith((*_SLASH_ECHO, _INTERRUPTED, "<local-command-caveat>"))
+
+
+def _sum_fields(rows: Iterable[Sequence[int | None]], cost: float | None) -> Usage:
+    """``[input, output, cache_read, cache_write]`` rows summed (a field stays ``None`` when no
+    row has it) as a ``Usage``."""
+    sums: list[int | None] = [None, None, None, None]
+    for fields in rows:
+        for i, v in enumerate(fields):
+            if v is not None:
+                sums[i] = (sums[i] or 0) + v
+    return Usage(sums[0], sums[1], sums[2], sums[3], None, cost)
+
+
+#: ``modelUsage`` keys in ``Usage`` order (input, output, cache read, cache write).
+_MODEL_USAGE_KEYS = ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens")
+
+
+def _model_usage(mu: Any) -> tuple[Usage, float | None] | None:
+    """The run total of a result's ``modelUsage`` (per model, cumulative for the session) and the
+    sum of its ``costUSD``; ``None`` when it holds no model entry."""
+    if not isinstance(mu, dict):
+        return None
+    rows: list[list[int | None]] = []
+    cost: float | None = None
+    for entry in mu.values():
+        if not isinstance(entry, dict):
+            continue
+        rows.append([_count(entry.get(k)) for k in _MODEL_USAGE_KEYS])
+        c = _num(entry.get("costUSD"))
+        if c is not None:
+            cost = (cost or 0.0) + c
+    if not rows:
+        return None
+    return _sum_fields(rows, None), cost
+
+
+def _usage_text(u: Usage) -> str:
+    parts = [f"{label} {v}" for label, v in (("in", u.input_tokens), ("out", u.output_tokens),
+             ("cache read", u.cache_read_tokens), ("cache write", u.cache_write_tokens)) if v is not None]
+    return ", ".join(parts) or "none"
+
+
+def _tokens(u: Usage) -> tuple[int | None, ...]:
+    return (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens)
 
 
 def _usage_fields(usage: Any) -> list[int | None] | None:
@@ -189,6 +243,22 @@ def _usage_fields(usage: Any) -> list[int | None] | None:
     ]
 
 
+_AGENT_TRAILER = re.compile(r"\n*(?:agentId: [^\n]*\n*)?(?:<usage>.*?</usage>\s*)?\Z", re.DOTALL)
+
+
+def _subagent_answer(text: str, payload: Any) -> str | None:
+    """A subagent's answer: what its ``Task``/``Agent`` call returned, without the trailer that
+    Claude Code adds for the parent (``agentId: …`` and a ``<usage>`` block)."""
+    if isinstance(payload, dict):
+        content = payload.get("content")
+        if isinstance(content, (list, str)):
+            answer = content_text(content)
+            if answer.strip():
+                return answer
+    answer = _AGENT_TRAILER.sub("", text)
+    return answer if answer.strip() else None
+
+
 # -- the shared core ---------------------------------------------------------------------------
 
 
@@ -200,8 +270,9 @@ class _Claude:
         self.session = session
         self.kind_of = kind_of
         self.servers: list[str] = []
-        # usage per API message (``message.id:requestId``), per field, keeping the max
-        self.usage: dict[str, list[int | None]] = {}
+        # usage per agent (None: the main agent), per API message (``message.id:requestId``),
+        # per field, keeping the max
+        self.usage: dict[str | None, dict[str, list[int | None]]] = {}
         self._last_usage_key: str | None = None
         self._last_usage: Any = None
         self.final_key: str | None = None
@@ -212,6 +283,8 @@ class _Claude:
         self.first_ts: str | None = None
         self.last_ts: str | None = None
         self.models: list[str] = []
+        #: the skill a slash command names (``/plugin:skill``), until its body arrives
+        self.pending_command: str | None = None
 
     # -- envelope -------------------------------------------------------------------------
 
@@ -245,7 +318,7 @@ class _Claude:
 
     # -- usage ------------------------------------------------------------------------------
 
-    def add_usage(self, key: str, usage: Any) -> None:
+    def add_usage(self, key: str, usage: Any, agent_id: str | None = None) -> None:
         # The lines of one split API message repeat the same usage object: skip the repeats
         # (a dict comparison costs less than re-reading every field).
         if key == self._last_usage_key and usage == self._last_usage:
@@ -254,21 +327,29 @@ class _Claude:
         fields = _usage_fields(usage)
         if fields is None:
             return
-        old = self.usage.get(key)
+        mine = self.usage.setdefault(agent_id, {})
+        old = mine.get(key)
         if old is None:
-            self.usage[key] = fields
+            mine[key] = fields
         else:
-            self.usage[key] = [
+            mine[key] = [
                 n if o is None else o if n is None else max(o, n) for o, n in zip(old, fields, strict=True)
             ]
 
-    def usage_total(self, cost: float | None) -> Usage:
-        sums: list[int | None] = [None, None, None, None]
-        for fields in self.usage.values():
-            for i, v in enumerate(fields):
-                if v is not None:
-                    sums[i] = (sums[i] or 0) + v
-        return Usage(sums[0], sums[1], sums[2], sums[3], None, cost)
+    def agent_usage(self, agent_id: str | None, cost: float | None = None) -> Usage | None:
+        """The usage recorded for one agent (``None``: the main agent), or ``None`` if none is."""
+        per_message = self.usage.get(agent_id)
+        if not per_message and cost is None:
+            return None
+        return _sum_fields((per_message or {}).values(), cost)
+
+    def subagent_usage(self) -> None:
+        """Give every subagent the usage its own messages record."""
+        for agent_id in self.usage:
+            if agent_id is not None:
+                u = self.agent_usage(agent_id)
+                if u is not None:
+                    self.b.subagent(agent_id, usage=u)
 
     # -- assistant ----------------------------------------------------------------------------
 
@@ -296,7 +377,9 @@ class _Claude:
         mid = _nonempty(msg.get("id"))
         if count_usage and not synthetic and "usage" in msg:
             req = _str(rec.get("requestId")) or _str(rec.get("request_id")) or ""
-            self.add_usage(f"{mid}:{req}" if mid else f"#line{line}", msg.get("usage"))
+            self.add_usage(f"{mid}:{req}" if mid else f"#line{line}", msg.get("usage"), agent_id)
+        if agent_id is None:
+            self.pending_command = None
 
         content = msg.get("content")
         if isinstance(content, str):
@@ -409,12 +492,17 @@ class _Claude:
         ts: str | None,
         payload: Any,
         meta: bool,
+        from_tool: bool = False,
     ) -> None:
+        """A user record: text, tool results. *from_tool*: the record was injected for a tool call
+        (``sourceToolUseID``: a ``Skill`` call's body, already seen as that call)."""
         b = self.b
         content = msg.get("content")
         if isinstance(content, str):
             if content.strip():
-                b.message("user", content, line, agent_id=agent_id, meta=meta or _injected_text(content))
+                skill = None if agent_id is not None else self.slash_skill(content, from_tool)
+                b.message("user", content, line, agent_id=agent_id, meta=meta or _injected_text(content),
+                          skill=skill)
             else:
                 b.skip("blank user message")
             return
@@ -444,9 +532,28 @@ class _Claude:
                     b.unknown(f"user block {bt}" if isinstance(bt, str) else "user block without type")
         text = "\n".join(t for t in texts if t)
         if text.strip():
-            b.message("user", text, line, agent_id=agent_id, meta=meta or _injected_text(text))
+            skill = None if agent_id is not None else self.slash_skill(text, from_tool)
+            b.message("user", text, line, agent_id=agent_id, meta=meta or _injected_text(text), skill=skill)
         for block in results:
             self.tool_result(line, block, payload if len(results) == 1 else None, ts=ts)
+
+    def slash_skill(self, text: str, from_tool: bool) -> str | None:
+        """The skill a user line invokes without a tool call: Claude Code echoes the slash
+        command (``<command-name>/plugin:skill</command-name>``), then injects the skill's body
+        (``Base directory for this skill: …/skills/<name>``) as a meta line; that line is the
+        skill's invocation. A body injected for a ``Skill`` call (*from_tool*) is that call's."""
+        head = text.lstrip()
+        if head.startswith(_SKILL_BODY):
+            named, self.pending_command = self.pending_command, None
+            if from_tool:
+                return None
+            if named:
+                return named
+            m = _SKILL_DIR.search(head.split("\n", 1)[0])
+            return m.group(1) if m else None
+        m = _COMMAND_NAME.search(head) if head.startswith(_SLASH_ECHO) else None
+        self.pending_command = m.group(1) if m else None
+        return None
 
     def tool_result(self, line: int, block: dict[str, Any], payload: Any, *, ts: str | None) -> None:
         b = self.b
@@ -464,11 +571,18 @@ class _Claude:
         elif isinstance(payload, dict) and payload.get("interrupted") is True:
             status = "interrupted"
         b.result(tid, text=text, line=line, raw=raw, is_error=is_error, status=status, ended_at=ts)
-        if self.session and isinstance(payload, dict):
-            agent = _nonempty(payload.get("agentId"))
-            info = b.call_info(tid)
-            if agent is not None and info is not None and info.kind == "subagent":
-                self.link_agent(agent, tid)
+        info = b.call_info(tid)
+        if info is None or info.kind != "subagent":
+            return
+        agent = _nonempty(payload.get("agentId")) if self.session and isinstance(payload, dict) else None
+        if agent is not None:
+            self.link_agent(agent, tid)
+        else:  # no agent id recorded (stream-json, older session logs): the call's id names it
+            self.declare_subagent(tid, tid)
+        if not is_error:
+            answer = _subagent_answer(text, payload)
+            if answer:
+                b.subagent(agent or tid, final_response=answer)
 
     def link_agent(self, agent_id: str, parent_call_id: str) -> None:
         """A subagent's spawning call became known (session logs link late)."""
@@ -548,7 +662,7 @@ class ClaudeStreamJsonParser:
             return "a single JSON object that is not a Claude `result` record"
         return (
             f"no Claude stream-json event (system/init, result, or user/assistant with a `message` "
-            f"object) in the first {len(head)} records; {_seen(types)}"
+            f"object) in the first {_records(len(head))}; {_seen(types)}"
         )
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
@@ -558,6 +672,7 @@ class ClaudeStreamJsonParser:
         result_text: str | None = None
         result_failed = False
         results = 0
+        model_usage: Any = None
         for line, rec in records:
             t = rec.get("type")
             if t == "assistant" or t == "user":
@@ -581,8 +696,10 @@ class ClaudeStreamJsonParser:
                 if t == "assistant":
                     st.assistant(line, rec, msg, agent_id=ptid, parent_id=ptid, ts=ts)
                 else:
-                    meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True
-                    st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta)
+                    meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True or rec.get("isMeta") is True
+                    st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta,
+                            from_tool=rec.get("sourceToolUseID") is not None
+                            or rec.get("source_tool_use_id") is not None)
             elif t == "system":
                 self._system(line, rec, st)
             elif t == "result":
@@ -603,6 +720,8 @@ class ClaudeStreamJsonParser:
                 fields = _usage_fields(rec.get("usage"))
                 if fields is not None:
                     result_usage.append(fields)
+                if isinstance(rec.get("modelUsage"), dict):
+                    model_usage = rec["modelUsage"]  # cumulative for the session: the last one
             elif t in ("stream_event", "rate_limit_event", "keep_alive"):
                 b.skip(t)
             elif t == "conversation_reset":
@@ -614,14 +733,56 @@ class ClaudeStreamJsonParser:
                 b.unknown("(record without a string type)")
         if results:
             b.metadata["result_records"] = results
-        if result_usage:
-            st.usage = {str(i): u for i, u in enumerate(result_usage)}
-            b.usage_mode = "from result records (per turn, summed)"
-        elif st.usage:
-            b.usage_mode = "deduplicated per message.id"
-        if st.usage or cost is not None:
-            b.usage = st.usage_total(cost)
         st.finish(None if result_failed else result_text)
+        self._usage(st, result_usage, cost, model_usage)
+
+    @staticmethod
+    def _usage(
+        st: _Claude, result_usage: list[list[int | None]], cost: float | None, model_usage: Any
+    ) -> None:
+        """``usage`` (the main agent), each subagent's, and the run's total.
+
+        A ``result`` record's ``usage`` counts the main agent's API calls only; its cost and its
+        ``modelUsage`` (per model, cumulative for the session) count the subagents too. Subagent
+        records (``parent_tool_use_id``) carry their own messages' usage.
+        """
+        b = st.b
+        st.subagent_usage()
+        has_subagents = b.has_subagents()
+        # the stated cost covers every agent: it is the main agent's only when there is no other
+        main_cost = None if has_subagents else cost
+        if result_usage:
+            main: Usage | None = _sum_fields(result_usage, main_cost)
+            b.usage_mode = "from result records (per turn, summed)"
+        else:
+            main = st.agent_usage(None, main_cost)
+            if main is not None and st.usage.get(None):
+                b.usage_mode = "deduplicated per message.id"
+        if main is not None:
+            b.usage = main
+        stated = _model_usage(model_usage)
+        if stated is not None:
+            total, model_cost = stated
+            run_cost = cost if cost is not None else model_cost
+            b.usage_total = attrs.evolve(total, cost_usd=run_cost)
+            b.usage_total_complete = True
+            counted = b.usage
+            for agent_id in st.usage:
+                if agent_id is not None:
+                    counted = counted + (st.agent_usage(agent_id) or Usage())
+            if _tokens(counted) != _tokens(total):
+                b.note(f"usage: the result's modelUsage ({_usage_text(total)}) differs from what the "
+                       f"agents' records add up to ({_usage_text(counted)}); usage_total follows modelUsage")
+            if cost is not None and model_cost is not None and abs(cost - model_cost) > 1e-6:
+                b.note(f"usage: the result's total_cost_usd ({cost:g}) differs from the sum of its "
+                       f"modelUsage costUSD ({model_cost:g}); usage_total follows total_cost_usd")
+        elif has_subagents and cost is not None:
+            # no per-model totals: the tokens add up per agent, the cost is the stated one
+            total = b.usage
+            for agent_id in st.usage:
+                if agent_id is not None:
+                    total = total + (st.agent_usage(agent_id) or Usage())
+            b.usage_total = attrs.evolve(total, cost_usd=cost)
 
     @staticmethod
     def _system(line: int, rec: dict[str, Any], st: _Claude) -> None:
@@ -712,7 +873,8 @@ class ClaudeStreamJsonParser:
             elif isinstance(rec.get("result"), str):
                 detail = rec["result"][:300]
             msg = f"the run ended with an error ({', '.join(facts)})"
-            b.error(f"{msg}: {detail}" if detail else msg, line)
+            # the API error line just before (if any) reported this same failure: one error
+            b.error(f"{msg}: {detail}" if detail else msg, line, same_as_last=True)
         return failed
 
 
@@ -829,7 +991,9 @@ class _Session(_Claude):
         role = m.get("type") or inner.get("role")
         ts = _nonempty(m.get("timestamp")) or _nonempty(rec.get("timestamp"))
         if role == "assistant":
-            self.assistant(line, m, inner, agent_id=agent_id, parent_id=parent, ts=ts, count_usage=False)
+            # a mirror counts for its subagent (never for the main agent, whose lines are there)
+            self.assistant(line, m, inner, agent_id=agent_id, parent_id=parent, ts=ts,
+                           count_usage=agent_id is not None)
         elif role == "user":
             self.user(line, inner, agent_id=agent_id, ts=ts, payload=m.get("toolUseResult"), meta=True)
         else:
@@ -871,7 +1035,7 @@ class ClaudeSessionParser:
         return (
             "no Claude session-log record (user/assistant/system with sessionId/parentUuid/"
             "isSidechain, or file-history-snapshot/summary/progress/queue-operation) in the first "
-            f"{len(head)} records; {_seen(types)}"
+            f"{_records(len(head))}; {_seen(types)}"
         )
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
@@ -898,7 +1062,8 @@ class ClaudeSessionParser:
                     meta = rec.get("isMeta") is True or rec.get("isCompactSummary") is True
                     if rec.get("isCompactSummary") is True:
                         b.metadata["compact_summaries"] = b.metadata.get("compact_summaries", 0) + 1
-                    st.user(line, msg, agent_id=agent_id, ts=ts, payload=rec.get("toolUseResult"), meta=meta)
+                    st.user(line, msg, agent_id=agent_id, ts=ts, payload=rec.get("toolUseResult"), meta=meta,
+                            from_tool=rec.get("sourceToolUseID") is not None)
             elif t == "progress":
                 st.timestamp(rec)
                 st.progress(line, rec)
@@ -917,9 +1082,11 @@ class ClaudeSessionParser:
                 b.unknown(t)
             else:
                 b.unknown("(record without a string type)")
-        if st.usage:
-            b.usage = st.usage_total(None)
+        main = st.agent_usage(None)
+        if main is not None:
+            b.usage = main
             b.usage_mode = "deduplicated per message.id"
+        st.subagent_usage()
         if len(st.versions) > 1:
             b.metadata["versions"] = list(st.versions)
         st.finish(None)

@@ -148,6 +148,7 @@ class SweAgentParser:
         return "no SWE-agent trajectory (an object with a trajectory list and history or info)"
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
+        b.reply_precedes_actions = True  # a step's action follows its thought
         n = 0
         for line, rec in records:
             if not isinstance(rec.get("trajectory"), list):
@@ -427,6 +428,7 @@ class MiniSweAgentParser:
         return "no mini-swe-agent trajectory (messages with trajectory_format mini-swe-agent-* or info.mini_version)"
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
+        b.reply_precedes_actions = True  # the bash block runs after the reply that holds it
         for line, rec in records:
             if not isinstance(rec.get("messages"), list):
                 b.unknown("record without a messages list")

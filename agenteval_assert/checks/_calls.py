@@ -53,13 +53,12 @@ def _bounds(times: int | None, at_least: int | None, at_most: int | None) -> tup
 
 def _bound_text(lo: int, hi: int | None, spec: Call) -> str:
     what = spec.describe()
-    many = what.removeprefix("a ")
-    many = many.replace(" call", " calls", 1) if " call" in many else many
+    one = spec.describe_bare()
+    many = one.replace(" call", " calls", 1) if " call" in one else one
     if hi == 0:
-        return "no " + many.replace(" calls", " call", 1)
+        return "no " + one
     if lo == 1 and hi is None:
         return what
-    one = what.removeprefix("a ")
 
     def n_of(n: int) -> str:
         return f"{n} {one if n == 1 else many}"

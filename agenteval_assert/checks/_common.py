@@ -28,7 +28,7 @@ from ..matchers import (
     canonical_json,
 )
 from ..model import Message, ToolCall, Transcript
-from ..results import CheckResult, Difference, Evidence, NearestMiss, Status, short_repr
+from ..results import CheckResult, Difference, Evidence, NearestMiss, Status, cut_middle, short_repr
 
 
 class _CheckFailedToRun(Exception):
@@ -148,6 +148,10 @@ def _incomplete(t: Transcript) -> list[str]:
     if not t.steps:
         reasons.append("the transcript is empty (no messages, no tool calls)")
     reasons.extend(p if p.startswith("the ") else f"the transcript has {p}" for p in t.health.problems())
+    if t.run_error is not None:  # whatever else the file holds, the run stopped on a failure
+        e = t.run_error
+        msg = e.message.splitlines()[0] if e.message else "an error"
+        reasons.append(f"the run ended in a run-level error at {e.location}: {cut_middle(msg, 120)}")
     return reasons
 
 
@@ -360,16 +364,33 @@ def _recoveries(
     return found
 
 
+def _last_text(t: Transcript) -> Message | None:
+    """The main agent's last assistant text (not injected by the tool)."""
+    for s in reversed(t.steps):
+        if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and not s.meta and s.text.strip():
+            return s
+    return None
+
+
 def _final(t: Transcript) -> tuple[str | None, Evidence | None]:
-    text = t.final_response
+    """The final answer (``Transcript.final_answer``: the text after the last call) and where it is."""
+    text = t.final_answer
     if text is None:
         return None, None
-    loc = None
-    for s in reversed(t.steps):
-        if isinstance(s, Message) and s.role == "assistant" and s.agent_id is None and s.text:
-            loc = s.location
-            break
-    return text, Evidence(f"final response: {short_repr(text, 160)}", loc)
+    last = _last_text(t)
+    return text, Evidence(f"final response: {short_repr(text, 160)}", None if last is None else last.location)
+
+
+def _no_final(t: Transcript) -> tuple[str, list[Evidence]]:
+    """What stands where the final answer should be: ``(found, evidence)``."""
+    last = _last_text(t)
+    if t.final_response is None or last is None:
+        return "no final response", []
+    later = [c for c in t.tool_calls if c.step > last.index]
+    ev = [Evidence(f"the last assistant text: {short_repr(last.text, 120)}", last.location)]
+    ev.extend(Evidence.from_call(c, "after the last text") for c in later[:3])
+    return (f"no text after the last tool call (the last assistant text comes before "
+            f"{_plural(len(later), 'more call')})"), ev
 
 
 def _text_matcher(text: str | Matcher, ignore_case: bool) -> Matcher:

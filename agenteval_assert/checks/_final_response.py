@@ -16,7 +16,9 @@ from ._common import (
     _final,
     _find,
     _guarded,
+    _incomplete,
     _negative,
+    _no_final,
     _pass,
     _seq_text,
     _snippet,
@@ -73,12 +75,7 @@ def _final_check(
     text, ev = _final(t)
     expected = f"a final response {verb} {short_repr(shown, 120)}"
     if text is None:
-        if not want:
-            return CheckResult(name=name, status=Status.INCONCLUSIVE,
-                               summary=f"inconclusive: expected {expected}, found no final response",
-                               expected=expected, found="no final response", check=echo,
-                               notes=("the transcript has no final assistant message to look at",))
-        return _fail(name, t, expected, "no final response", echo)
+        return _missing_final(name, t, expected, echo, want)
     hit = m.matches(text)
     evs = [ev] if ev else []
     if hit == want:
@@ -96,6 +93,20 @@ def _final_check(
     return _fail(name, t, expected, f"it does{where}", echo, evs, positive=False)
 
 
+def _missing_final(name: str, t: Transcript, expected: str, echo: str, want: bool) -> CheckResult:
+    """No final answer (no text after the last call): FAIL for a claim that needs one, unless the
+    run's end may be missing (INCONCLUSIVE); INCONCLUSIVE for a claim about what it does not say."""
+    found, ev = _no_final(t)
+    reasons = _incomplete(t)
+    if not want or reasons:
+        notes = (*reasons, "the final response is the main agent's text after its last tool call")
+        return CheckResult(name=name, status=Status.INCONCLUSIVE,
+                           summary=f"inconclusive: expected {expected}, found {found}",
+                           expected=expected, found=found, evidence=tuple(ev), check=echo, notes=notes)
+    return _fail(name, t, expected, found, echo, ev,
+                 notes=("the final response is the main agent's text after its last tool call",))
+
+
 def _links(text: str) -> list[str]:
     return list(dict.fromkeys(_URL.findall(text)))
 
@@ -108,7 +119,7 @@ def check_link_present(t: Transcript, url: str | Matcher, /) -> CheckResult:
     echo = _echo("link_present", url)
     expected = f"a link {short_repr(url, 120)} in the final response"
     if text is None:
-        return _fail("link_present", t, expected, "no final response", echo)
+        return _missing_final("link_present", t, expected, echo, True)
     links = _links(text)
     hits = [u for u in links if m(u)]
     if hits:
@@ -127,9 +138,7 @@ def check_link_absent(
     echo = _echo("link_absent", url)
     expected = f"no link {short_repr(url, 120)} in the final response" if url is not None else "no links in the final response"
     if text is None:
-        return CheckResult(name="link_absent", status=Status.INCONCLUSIVE,
-                           summary=f"inconclusive: expected {expected}, found no final response",
-                           expected=expected, found="no final response", check=echo)
+        return _missing_final("link_absent", t, expected, echo, False)
     hits = [u for u in _links(text) if m(u)]
     if hits:
         return _fail("link_absent", t, expected, ", ".join(short_repr(u, 80) for u in hits[:5]), echo,

@@ -50,7 +50,7 @@ def _outcome_check(
     expected = f"{spec.describe()} that {want}"
     if not calls:
         nearest = _nearest(spec, cands)
-        return _fail(name, t, expected, f"no {spec.describe()[2:]}", echo,
+        return _fail(name, t, expected, f"no {spec.describe_bare()}", echo,
                      [Evidence.from_call(c) for c in cands], nearest,
                      [] if cands else _name_hint(t, spec, include_subagents))
     if want == "succeeded":
@@ -133,7 +133,7 @@ def check_retried_after_failure(
         return unknown
     if not failed:
         return _fail("retried_after_failure", t, expected,
-                     f"no failed {spec.describe()[2:]}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
+                     f"no failed {spec.describe_bare()}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
                      echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
     recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=_index(t).args_keys)
     for f in failed:

@@ -81,6 +81,14 @@ def args_differences(
 ToolSpec = Union[str, "Call", Matcher]
 
 
+def _article(word: str) -> str:
+    """``an`` before a vowel sound as written (``an Edit``, ``an AskUserQuestion``), else ``a``."""
+    w = word.lower()
+    if w[:1] in ("a", "e", "i", "o") or (w[:1] == "u" and not w.startswith(("us", "uni", "uti"))):
+        return "an"
+    return "a"
+
+
 class Call(Matcher):
     """An expected tool call: its tool name, arguments and, optionally, its outcome.
 
@@ -278,13 +286,18 @@ class Call(Matcher):
     # -- text ------------------------------------------------------------------------------------
 
     def describe(self) -> str:
-        """``a Bash call with command=Matches('pytest')`` — for summaries."""
+        """``a Bash call with command=Matches('pytest')``, ``an Edit call`` — for summaries."""
+        bare = self.describe_bare()
+        return f"{_article(bare)} {bare}"
+
+    def describe_bare(self) -> str:
+        """:meth:`describe` without its article: ``Bash call with command=Matches('pytest')``."""
         if self.name is None:
-            head = f"a {self.kind} call" if self.kind else "a tool call"
+            head = f"{self.kind} call" if self.kind else "tool call"
         elif isinstance(self.name, str):
-            head = f"a {self.name} call"
+            head = f"{self.name} call"
         else:
-            head = f"a call of a tool matching {short_repr(self.name, 60)}"
+            head = f"call of a tool matching {short_repr(self.name, 60)}"
         quals = self._qualifiers(skip_kind=self.name is None)
         return head + (f" with {', '.join(quals)}" if quals else "")
 

@@ -152,6 +152,8 @@ class _ExecRun:
         self.open: dict[str, None] = {}  # keys of calls with no result yet, in order
         self.subagent_said: dict[str, str] = {}
         self.rereader = _LineRereader(b.path)
+        #: item records with a duplicate "id" key: (first line, first value, last value, count)
+        self.duplicate_ids: tuple[int, str, str, int] | None = None
         self.dispatch: dict[str, Callable[[int, dict[str, Any]], None]] = {
             "thread.started": self.thread_started,
             "session.created": self.thread_started,
@@ -201,6 +203,11 @@ class _ExecRun:
 
     def finish(self) -> None:
         b = self.b
+        if self.duplicate_ids is not None:
+            line, fid, iid, n = self.duplicate_ids
+            lines = f"line {line}" if n == 1 else f"{n} item records, the first at line {line}"
+            b.note(f"duplicate JSON key \"id\" in items ({lines}): the first value is used, not the "
+                   f"last ({fid!r}, not {iid!r})")
         if self.thread_usage:
             total = Usage()
             for u in self.thread_usage.values():
@@ -305,10 +312,10 @@ class _ExecRun:
                 fid = _dict(first.get("item")).get("id")
                 self.rereader.found(fid != iid)
                 if isinstance(fid, str) and fid != iid:
-                    self.b.note(
-                        f"duplicate JSON key \"id\" in items (first line {line}): the first value "
-                        f"({fid!r}) is used, not the last ({iid!r})"
-                    )
+                    if self.duplicate_ids is None:  # noted once, at the end, with a count
+                        self.duplicate_ids = (line, fid, iid, 0)
+                    first_line, first_fid, first_iid, n = self.duplicate_ids
+                    self.duplicate_ids = (first_line, first_fid, first_iid, n + 1)
                     return fid
             return iid
         if isinstance(iid, int) and not isinstance(iid, bool):
