@@ -102,6 +102,8 @@ class Evidence:
         """The one-line description."""
         if not self._text and self._call is not None:
             text = f"#{self._call.index} {describe_call(self._call)}"
+            if self._call.agent_id is not None:  # a subagent's call, not the main agent's
+                text += f"  [subagent {self._call.agent_id}]"
             if self._note:
                 text += f"  {self._note}"
             object.__setattr__(self, "_text", text)  # computed once, on first use

@@ -766,7 +766,7 @@ def test_checks_do_linear_work_in_the_number_of_calls() -> None:
 
     spy = Call("Bash", command=Satisfies(counted))
     c.check_tool_calls(tr, ["Read", spy, "Read"], mode="in_order")
-    assert seen[0] <= n  # the greedy scan looks at each call at most once
+    assert seen[0] <= 2 * n  # the greedy scan looks at each call at most once, the nearest miss once more
     seen[0] = 0
     c.check_tool_calls(tr, [spy, spy, "Read"], mode="covers")
     assert seen[0] <= 2 * n  # each expected call checks only its tool's candidates once

@@ -27,7 +27,31 @@ def test_legacy_session_calls_are_located_on_their_own_lines(corpus: Path) -> No
     assert not cancelled.is_error and "Cancelled" in cancelled.output
     shell = [c for c in t.tool_calls if c.kind == "shell"]
     assert shell and all(c.exit_code is None for c in shell)  # only in the text: never invented
-    assert t.usage.output_tokens and t.health.usage_mode == "summed per message"
+    assert t.health.usage_mode == "summed per message (thoughts counted in the output)"
+
+
+def test_session_usage_counts_the_thoughts_in_the_output(corpus: Path) -> None:
+    # Gemini's own ``output`` leaves its thoughts out (``total`` = input + output + thoughts +
+    # tool): ours is every generated token, reasoning included, as the other agents report it
+    messages = json.loads((corpus / GEMINI).read_text())["messages"]
+    tokens = [m["tokens"] for m in messages if isinstance(m.get("tokens"), dict)]
+    u = aa.load(corpus / GEMINI).usage
+    assert u.reasoning_tokens == sum(k["thoughts"] for k in tokens) == 4905
+    assert u.output_tokens == sum(k["output"] + k["thoughts"] for k in tokens)
+    assert u.cache_read_tokens == sum(k["cached"] for k in tokens)
+    assert u.total_tokens == sum(k["total"] for k in tokens)  # Gemini's own total, to the token
+
+
+def test_stream_stats_thoughts_are_what_the_total_holds_beyond_input_and_output() -> None:
+    t = aa.parse(_jsonl(
+        {"type": "init", "session_id": "s", "model": "gemini-2.5-pro"},
+        {"type": "message", "role": "assistant", "content": "ok"},
+        {"type": "result", "status": "success",
+         "stats": {"total_tokens": 190, "input_tokens": 100, "output_tokens": 30, "cached": 40}},
+    ))
+    u = t.usage
+    assert (u.input_tokens, u.cache_read_tokens, u.output_tokens, u.reasoning_tokens) == (60, 40, 90, 60)
+    assert u.total_tokens == 190
 
 
 def _jsonl(*records: dict[str, object]) -> str:

@@ -201,6 +201,19 @@ def test_model_usage_sums_each_count_over_the_models_that_report_it() -> None:
         11, 3, 5, None, 7)
 
 
+def test_reasoning_counted_apart_from_the_output_is_added_to_it() -> None:
+    # inspect_ai's Google provider leaves the thoughts out of output_tokens (its total holds them);
+    # its OpenAI provider counts them in: one meaning here, the output holds every generated token
+    msgs = [{"role": "user", "content": "go"}, {"role": "assistant", "content": "ok"}]
+    usage = {"google/gemini-2.5-pro": {"input_tokens": 100, "output_tokens": 20, "reasoning_tokens": 50,
+                                       "total_tokens": 170},
+             "openai/o3": {"input_tokens": 10, "output_tokens": 30, "reasoning_tokens": 25, "total_tokens": 40}}
+    t = aa.parse(_log([{"id": 1, "epoch": 1, "messages": msgs, "model_usage": usage}]), path="log.json")
+    assert (t.usage.output_tokens, t.usage.reasoning_tokens) == (70 + 30, 75)
+    assert t.usage.total_tokens == 170 + 40
+    assert "reasoning added to the output" in t.health.usage_mode
+
+
 def test_archives_that_are_not_eval_logs_say_so(tmp_path: Path) -> None:
     other = tmp_path / "other.eval"
     with zipfile.ZipFile(other, "w") as z:

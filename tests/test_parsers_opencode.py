@@ -247,6 +247,30 @@ def test_bus_child_session_is_a_subagent_of_its_task_call() -> None:
     assert t.health.unknown_types == {"lsp.frobnicated": 1}
 
 
+def test_usage_is_kept_per_session_the_child_sessions_are_the_subagents() -> None:
+    child = "ses_child"
+    task = tool("prt_task", "call_task", "task", "completed", input={"description": "d", "prompt": "p"},
+                output="found 3", metadata={"sessionId": child})
+    t = parse(
+        bus("session.created", info={"id": SES, "title": "main"}),
+        bus("message.updated", info=info("msg_a", "assistant")),
+        updated(task),
+        bus("session.created", info={"id": child, "parentID": SES}),
+        bus("message.updated", info=info("msg_c", "assistant", child)),
+        updated(part("prt_ct", "text", "msg_c", child, text="There are 3 tests.")),
+        updated(part("prt_cf", "step-finish", "msg_c", child, reason="stop", cost=0.01,
+                     tokens={"input": 200, "output": 40, "reasoning": 0, "cache": {"read": 1000, "write": 0}})),
+        updated(part("prt_t", "text", text="Done.")),
+        updated(FINISH_STOP),
+        bus("session.idle", sessionID=SES),
+    )
+    (sub,) = t.subagents
+    assert (t.usage.input_tokens, t.usage.cost_usd) == (10, 0.002)  # the main session's steps only
+    assert (sub.usage.input_tokens, sub.usage.cache_read_tokens, sub.usage.cost_usd) == (200, 1000, 0.01)
+    assert t.usage_total.input_tokens == 210 and t.usage_total.cost_usd == 0.012
+    assert t.usage_unrecorded == ()
+
+
 def test_bus_cut_while_a_tool_runs() -> None:
     t = parse(
         bus("session.created", info={"id": SES}),

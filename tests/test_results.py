@@ -154,6 +154,7 @@ expected 'src/theme.ts' not changed, found 1 change
         lambda: c.check_budget(shop(), max_tokens=1000),
         """\
 inconclusive: expected at most 1000 tokens, found no tokens recorded in the log
+  note: tokens and cost: usage_total (the main agent; no subagent)
   note: usage mode of this format: none; tokens and cost are never estimated
   check: budget(max_tokens=1000)""",
         id="budget without usage is inconclusive",

@@ -79,6 +79,32 @@ def _is_session_meta(r: dict[str, Any]) -> bool:
     return "sessionId" in r and "projectHash" in r
 
 
+def _stream_usage(stats: dict[str, Any]) -> tuple[Usage, str]:
+    """The ``stats`` of a stream-json ``result`` in our terms.
+
+    ``input_tokens`` is the prompt (the cached tokens included: they are subtracted) and
+    ``output_tokens`` the candidates, without the thoughts; ``total_tokens`` counts the thoughts
+    (and the prompt of tool use, which the stats do not list apart). What ``total_tokens``
+    holds beyond input and output is counted as reasoning, inside ``output_tokens``.
+    """
+    inp = as_int(stats.get("input_tokens"))
+    cached = as_int(stats.get("cached"))
+    out = as_int(stats.get("output_tokens"))
+    total = as_int(stats.get("total_tokens"))
+    reasoning = None
+    mode = "reported by the result event"
+    if total is not None and inp is not None and out is not None and total > inp + out:
+        reasoning = total - inp - out
+        out += reasoning
+        mode += " (total_tokens - input - output counted as reasoning, in the output)"
+    return Usage(
+        input_tokens=None if inp is None else max(inp - (cached or 0), 0),
+        output_tokens=out,
+        cache_read_tokens=cached,
+        reasoning_tokens=reasoning,
+    ), mode
+
+
 class GeminiSessionParser:
     """Gemini CLI chat session files (legacy ``.json`` and current ``.jsonl``)."""
 
@@ -129,7 +155,7 @@ class GeminiSessionParser:
                 messages.append((line, rec))
             else:
                 b.unknown("record without type")
-        usage = [0, 0, 0, 0]
+        usage = [0, 0, 0, 0, 0]
         seen_usage = False
         for line, m in messages:
             # A legacy document gives every message line 1: find where each really starts
@@ -138,17 +164,20 @@ class GeminiSessionParser:
             tokens = m.get("tokens")
             if isinstance(tokens, dict):
                 seen_usage = True
-                for i, key in enumerate(("input", "output", "cached", "thoughts")):
+                for i, key in enumerate(("input", "output", "cached", "thoughts", "tool")):
                     usage[i] += as_int(tokens.get(key)) or 0
         if seen_usage:
             # Gemini's ``input`` includes the cached tokens (as OpenAI's does); ours excludes them.
+            # Its ``output`` leaves the thoughts out (``total`` = input + output + thoughts +
+            # tool): ours holds every generated token, reasoning included, and ``tool`` (the
+            # prompt of tool use) is input.
             b.usage = Usage(
-                input_tokens=max(usage[0] - usage[2], 0),
-                output_tokens=usage[1],
+                input_tokens=max(usage[0] - usage[2], 0) + usage[4],
+                output_tokens=usage[1] + usage[3],
                 cache_read_tokens=usage[2],
                 reasoning_tokens=usage[3],
             )
-            b.usage_mode = "summed per message"
+            b.usage_mode = "summed per message (thoughts counted in the output)"
 
     @staticmethod
     def _meta(rec: dict[str, Any], b: TranscriptBuilder) -> None:
@@ -306,14 +335,7 @@ class GeminiStreamJsonParser:
                 b.run_ended = True
                 stats = r.get("stats")
                 if isinstance(stats, dict):
-                    inp = as_int(stats.get("input_tokens"))
-                    cached = as_int(stats.get("cached"))
-                    b.usage = Usage(
-                        input_tokens=None if inp is None else max(inp - (cached or 0), 0),
-                        output_tokens=as_int(stats.get("output_tokens")),
-                        cache_read_tokens=cached,
-                    )
-                    b.usage_mode = "reported by the result event"
+                    b.usage, b.usage_mode = _stream_usage(stats)
                 if r.get("status") == "error":
                     err = r.get("error")
                     msg = err.get("message") if isinstance(err, dict) else None

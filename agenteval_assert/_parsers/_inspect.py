@@ -146,18 +146,35 @@ def _sample_transcript(path: str, sample: dict[str, Any], eval_spec: dict[str, A
     if isinstance(usage, dict) and usage:
         # a count no model reports stays None (unknown), never 0
         totals: list[int | None] = [None] * 5
+        moved = False
         for u in usage.values():
             if isinstance(u, dict):
-                for j, k in enumerate(("input_tokens", "output_tokens", "input_tokens_cache_read",
-                                       "input_tokens_cache_write", "reasoning_tokens")):
-                    n = as_int(u.get(k))
+                row = [as_int(u.get(k)) for k in ("input_tokens", "output_tokens", "input_tokens_cache_read",
+                                                  "input_tokens_cache_write", "reasoning_tokens")]
+                if _reasoning_outside_output([n or 0 for n in row], as_int(u.get("total_tokens"))):
+                    row[1] = (row[1] or 0) + (row[4] or 0)  # one meaning: the output holds every generated token
+                    moved = True
+                for j, n in enumerate(row):
                     if n is not None:
                         totals[j] = (totals[j] or 0) + n
         b.usage = Usage(input_tokens=totals[0], output_tokens=totals[1], cache_read_tokens=totals[2],
                         cache_write_tokens=totals[3], reasoning_tokens=totals[4])
         b.usage_mode = "summed over the sample's model_usage (as inspect_ai reports it)"
+        if moved:
+            b.usage_mode += "; reasoning added to the output where the model's total counts it apart"
     stats.records = len(messages)
     return b.build(stats)
+
+
+def _reasoning_outside_output(row: list[int], total: int | None) -> bool:
+    """Whether inspect_ai's ``output_tokens`` left the reasoning out (as its Google provider does,
+    while its OpenAI provider counts it in): the model's ``total_tokens`` holds the reasoning on
+    top of input and output. *row*: input, output, cache read, cache write, reasoning."""
+    inp, out, read, write, reasoning = row
+    if not reasoning or total is None:
+        return False
+    without = {inp + out, inp + out + read + write}
+    return total not in without and total in {n + reasoning for n in without}
 
 
 def _message(b: TranscriptBuilder, m: dict[str, Any], line: int, att: dict[str, Any]) -> None:

@@ -170,6 +170,8 @@ class _Collector:
         self.tasks: list[str] = []
         #: the last version of every step-finish part (tokens and cost of one step), by part id
         self.finishes: dict[str, dict[str, Any]] = {}
+        #: the session of every step-finish part (usage is kept per agent)
+        self.finish_sessions: dict[str, str | None] = {}
         #: bookkeeping parts by type, and re-sent parts (counted in ``health.skipped`` at the end)
         self.bookkeeping: Counter[str] = Counter()
         self.resent = 0
@@ -193,7 +195,9 @@ class _Collector:
         pt = part.get("type")
         if isinstance(pt, str) and pt in _BOOKKEEPING:  # never a step (step-finish: usage, by id)
             if pt == "step-finish":
-                self.finishes[pid if isinstance(pid, str) else f"#line{line}"] = part
+                key = pid if isinstance(pid, str) else f"#line{line}"
+                self.finishes[key] = part
+                self.finish_sessions[key] = sid
             self.bookkeeping[pt] += 1
             return pt
         if not isinstance(pid, str) or not pid:
@@ -403,7 +407,7 @@ class _Collector:
         if self.resent:
             b.skip("re-sent part (the last version is kept)", self.resent)
         self.model_and_errors(main)
-        self.usage(list(self.finishes.values()))
+        self.usage(main)
 
     def tool(self, p: _Part, agent: str | None, spawned: dict[str, tuple[str, dict[str, Any]]]) -> None:
         b = self.b
@@ -469,38 +473,55 @@ class _Collector:
             if len(models) > 1:
                 b.metadata["models"] = models
 
-    def usage(self, steps: list[dict[str, Any]]) -> None:
+    def usage(self, main: str | None) -> None:
+        """Usage per session: the main session's is ``usage``, a child session's its subagent's."""
         b = self.b
-        sources: list[dict[str, Any]] = steps
+        by_session: dict[str | None, list[dict[str, Any]]] = {}
         mode = "summed over step-finish parts"
-        if not sources:
-            sources = [i for m, i in self.messages.items() if i.get("role") == "assistant"
-                       and m not in self.removed_messages]
+        if self.finishes:
+            for key, part in self.finishes.items():
+                by_session.setdefault(self.finish_sessions.get(key), []).append(part)
+        else:
+            for m, info in self.messages.items():
+                if info.get("role") == "assistant" and m not in self.removed_messages:
+                    sid = info.get("sessionID")
+                    by_session.setdefault(sid if isinstance(sid, str) else None, []).append(info)
             mode = "summed over assistant messages"
-        sums: list[int | None] = [None] * 5
-        cost: float | None = None
-        seen = False
-        for src in sources:
-            tokens = src.get("tokens")
-            c = src.get("cost")
-            if isinstance(c, (int, float)) and not isinstance(c, bool):
-                cost = (cost or 0.0) + float(c)
-                seen = True
-            if not isinstance(tokens, dict):
+        for sid, sources in by_session.items():
+            u = _sum_usage(sources)
+            if u is None:
                 continue
-            cache = tokens.get("cache")
-            if not isinstance(cache, dict):
-                cache = {}
-            values = (tokens.get("input"), tokens.get("output"), cache.get("read"), cache.get("write"),
-                      tokens.get("reasoning"))
-            for i, v in enumerate(values):
-                n = v if type(v) is int else as_int(v)
-                if n is not None and n >= 0:
-                    sums[i] = (sums[i] or 0) + n
-                    seen = True
-        if seen:
-            b.usage = Usage(sums[0], sums[1], sums[2], sums[3], sums[4], cost)
-            b.usage_mode = mode
+            if sid is None or sid == main:
+                b.usage = u if not b.usage.recorded else b.usage + u
+                b.usage_mode = mode
+            else:
+                b.subagent(sid, usage=u)
+
+
+def _sum_usage(sources: list[dict[str, Any]]) -> Usage | None:
+    """The tokens and cost of steps (step-finish parts or message infos), or ``None`` if none."""
+    sums: list[int | None] = [None] * 5
+    cost: float | None = None
+    seen = False
+    for src in sources:
+        tokens = src.get("tokens")
+        c = src.get("cost")
+        if isinstance(c, (int, float)) and not isinstance(c, bool):
+            cost = (cost or 0.0) + float(c)
+            seen = True
+        if not isinstance(tokens, dict):
+            continue
+        cache = tokens.get("cache")
+        if not isinstance(cache, dict):
+            cache = {}
+        values = (tokens.get("input"), tokens.get("output"), cache.get("read"), cache.get("write"),
+                  tokens.get("reasoning"))
+        for i, v in enumerate(values):
+            n = v if type(v) is int else as_int(v)
+            if n is not None and n >= 0:
+                sums[i] = (sums[i] or 0) + n
+                seen = True
+    return Usage(sums[0], sums[1], sums[2], sums[3], sums[4], cost) if seen else None
 
 
 def _idle(props: dict[str, Any]) -> bool:

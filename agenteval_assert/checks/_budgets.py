@@ -35,6 +35,12 @@ def check_budget(
     Steps are the agent's actions: assistant messages, thinking blocks and tool calls (user
     and system messages are not steps). Tokens and cost come from the log and are never
     estimated: a token or cost budget on a transcript that records none is INCONCLUSIVE.
+
+    With ``include_subagents=True`` (the default) every limit counts the whole run: tokens and
+    cost are ``Transcript.usage_total`` (the main agent and its subagents, the same basis as the
+    cost a Claude result record states); a token limit the run is within is INCONCLUSIVE when
+    the log records no usage for some subagent (``Transcript.usage_unrecorded``). With
+    ``include_subagents=False`` they are the main agent's (``Transcript.usage``).
     """
     limits = {"steps": max_steps, "tool calls": max_tool_calls, "tokens": max_tokens,
               "input tokens": max_input_tokens, "output tokens": max_output_tokens, "cost (USD)": max_cost_usd}
@@ -45,7 +51,8 @@ def check_budget(
             raise UsageError(f"the {k} limit must be a non-negative number, got {v!r}")
     steps = [s for s in t.steps if (include_subagents or s.agent_id is None)
              and (isinstance(s, (ToolCall, Thinking)) or (isinstance(s, Message) and s.role == "assistant"))]
-    u = t.usage
+    u = t.usage_total if include_subagents else t.usage
+    basis = _basis(t, include_subagents)
     actual: dict[str, float | None] = {
         "steps": len(steps), "tool calls": len(_pool(t, include_subagents)), "tokens": u.total_tokens,
         "input tokens": u.input_tokens, "output tokens": u.output_tokens, "cost (USD)": u.cost_usd,
@@ -63,22 +70,44 @@ def check_budget(
             over.append(f"{a:g} {k} (limit {lim:g})")
         else:
             within.append(f"{a:g} {k}")
+    usage_limited = any(limits[k] is not None for k in ("tokens", "input tokens", "output tokens", "cost (USD)"))
+    notes = [f"tokens and cost: {basis}"] if usage_limited else []
     if over:
         ev = []
         if max_tool_calls is not None and actual["tool calls"] and actual["tool calls"] > max_tool_calls:
             pool = _pool(t, include_subagents)
             ev.append(Evidence.from_call(pool[max_tool_calls] if max_tool_calls < len(pool) else pool[-1],
                                          f"call {max_tool_calls + 1}: first over the limit"))
-        return _fail("budget", t, expected, "; ".join(over), echo, ev, positive=False)
+        return _fail("budget", t, expected, "; ".join(over), echo, ev, notes=notes, positive=False)
     if unknown:
         return CheckResult(
             name="budget", status=Status.INCONCLUSIVE,
             summary=f"inconclusive: expected {expected}, found no {' or '.join(unknown)} recorded in the log",
             expected=expected, found=f"no {' or '.join(unknown)} recorded", check=echo,
-            notes=(f"usage mode of this format: {t.health.usage_mode}; tokens and cost are never estimated",),
+            notes=(*notes, f"usage mode of this format: {t.health.usage_mode}; tokens and cost are never estimated"),
+        )
+    token_limited = any(limits[k] is not None for k in ("tokens", "input tokens", "output tokens"))
+    if include_subagents and token_limited and t.usage_unrecorded:
+        missing = ", ".join(t.usage_unrecorded[:5]) + (" ..." if len(t.usage_unrecorded) > 5 else "")
+        return CheckResult(
+            name="budget", status=Status.INCONCLUSIVE,
+            summary=(f"inconclusive: expected {expected}, found {', '.join(within)}, but the log records no "
+                     f"usage for {_plural(len(t.usage_unrecorded), 'subagent')} ({missing})"),
+            expected=expected, found=", ".join(within), check=echo,
+            notes=(*notes, ("the run's token total leaves out the subagents whose usage is not recorded; "
+                            "include_subagents=False checks the main agent alone")),
         )
     return _negative("budget", t, assume_complete=assume_complete, expected=expected,
-                     found=", ".join(within), check=echo)
+                     found=", ".join(within), check=echo, notes=notes)
+
+
+def _basis(t: Transcript, include_subagents: bool) -> str:
+    """What a budget's tokens and cost count, said in its result."""
+    if not include_subagents:
+        return "usage (the main agent)"
+    if not t.subagents:
+        return "usage_total (the main agent; no subagent)"
+    return f"usage_total (the main agent and {_plural(len(t.subagents), 'subagent')})"
 
 
 @_guarded("subagent_used")
@@ -112,8 +141,13 @@ def check_subagent_used(
 _SKILL_PATH = regex.compile(r"skills/([^/\s'\"]+)/SKILL\.md")
 
 
-def _skills(t: Transcript) -> list[tuple[str, ToolCall]]:
-    out = []
+def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
+    """Every skill invocation, in file order: a skill tool call, a read of a ``SKILL.md``, or a
+    skill invoked without a call (a Claude Code slash command: ``Message.skill``)."""
+    out: list[tuple[str, ToolCall | Message]] = []
+    for s in t.steps:
+        if isinstance(s, Message) and s.skill is not None:
+            out.append((s.skill, s))
     for c in t.all_tool_calls:
         if c.kind == "skill" or c.name == "Skill":
             s = c.arguments.get("skill", c.arguments.get("command", c.arguments.get("name")))
@@ -130,13 +164,26 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall]]:
         for text in texts:
             for m in _SKILL_PATH.finditer(text):
                 out.append((m.group(1), c))
+    out.sort(key=lambda sc: _step(sc[1]))
     return out
+
+
+def _step(s: ToolCall | Message) -> int:
+    return s.step if isinstance(s, ToolCall) else s.index
+
+
+def _skill_evidence(s: str, where: ToolCall | Message) -> Evidence:
+    if isinstance(where, ToolCall):
+        return Evidence.from_call(where, f"skill {s}")
+    return Evidence(f"skill {s} invoked without a tool call (its instructions injected into the "
+                    "conversation: a slash command)", where.location, step=where.index)
 
 
 @_guarded("skill_invoked")
 def check_skill_invoked(t: Transcript, name: str | Matcher, /) -> CheckResult:
-    """A skill was invoked: Claude's ``Skill`` tool (``plugin:name`` matches ``name``), or a read of
-    ``skills/<name>/SKILL.md`` (Codex has no skill tool)."""
+    """A skill was invoked: Claude's ``Skill`` tool (``plugin:name`` matches ``name``), a slash
+    command that injected the skill's instructions (``/plugin:name``, ``Message.skill``), or a
+    read of ``skills/<name>/SKILL.md`` (Codex has no skill tool)."""
     echo = _echo("skill_invoked", name)
     skills = _skills(t)
 
@@ -148,7 +195,9 @@ def check_skill_invoked(t: Transcript, name: str | Matcher, /) -> CheckResult:
     hits = [(s, c) for s, c in skills if fits(s)]
     expected = f"skill {short_repr(name, 80)} invoked"
     if hits:
-        return _pass("skill_invoked", expected, f"#{hits[0][1].index} {hits[0][0]}", echo,
-                     [Evidence.from_call(c, f"skill {s}") for s, c in hits], tuple(c for _, c in hits))
+        s0, first = hits[0]
+        found = f"#{first.index} {s0}" if isinstance(first, ToolCall) else f"{s0} (slash command, line {first.location.line})"
+        return _pass("skill_invoked", expected, found, echo,
+                     [_skill_evidence(s, c) for s, c in hits], tuple(c for _, c in hits))
     found = f"skills {_seq_text(sorted({s for s, _ in skills}), 6)}" if skills else "no skill invoked"
-    return _fail("skill_invoked", t, expected, found, echo, [Evidence.from_call(c, f"skill {s}") for s, c in skills])
+    return _fail("skill_invoked", t, expected, found, echo, [_skill_evidence(s, c) for s, c in skills])

@@ -12,6 +12,7 @@ from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call, call_aliases
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Evidence
 from ._common import (
+    _agents_hint,
     _calls_word,
     _candidates,
     _check_bool,
@@ -122,6 +123,7 @@ def check_tool_called(
             r := outcome_unknown(name, unknown, expected, echo, need_output=spec.output is not None)):
         return r
     total = len(_pool(t, include_subagents))
+    hint = _agents_hint(t, [spec], include_subagents, matched)
     if n < lo:
         if cands and spec.name is not None:
             found = f"none among {_calls_word(spec, len(cands))}" if n == 0 else f"{n}"
@@ -132,18 +134,18 @@ def check_tool_called(
         nearest = _nearest(spec, (c for c in cands if id(c) not in taken), mode=mode, overrides=overrides)
         notes = [] if cands else _name_hint(t, spec, include_subagents)
         ev = [Evidence.from_call(c) for c in (matched or cands)]
-        return _fail(name, t, expected, found, echo, ev, nearest, notes)
+        return _fail(name, t, expected, found, echo, ev, nearest, [*notes, *hint])
     if hi is not None and n > hi:
         ev = [Evidence.from_call(c) for c in matched]
-        return _fail(name, t, expected, str(n), echo, ev, positive=False)
+        return _fail(name, t, expected, str(n), echo, ev, notes=hint, positive=False)
     ev = [Evidence.from_call(c) for c in matched]
     found = "none" if n == 0 else str(n)
     if hi is not None:
         return _negative(
             name, t, assume_complete=assume_complete, expected=expected, found=found,
-            check=echo, evidence=ev, matched=matched,
+            check=echo, evidence=ev, matched=matched, notes=hint,
         )
-    return _pass(name, expected, found, echo, ev, matched)
+    return _pass(name, expected, found, echo, ev, matched, notes=hint)
 
 
 def check_tool_not_called(

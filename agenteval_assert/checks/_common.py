@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ParamSpec
@@ -142,6 +143,33 @@ def _calls_matching(t: Transcript, specs: Sequence[Call] | None, include_subagen
     return [seen[i] for i in sorted(seen)]
 
 
+def _agents_hint(
+    t: Transcript, specs: Sequence[Call], include_subagents: bool, matched: Sequence[ToolCall] | None = None
+) -> list[str]:
+    """A note when counting the main agent alone and counting its subagents too disagree:
+    ``main agent 4 of 8`` (with subagents), or how many matching calls the subagents made (main
+    agent alone). *matched*: the calls the check counted, when it has them."""
+    if not t.subagent_tool_calls:
+        return []
+    if include_subagents:
+        pool = matched if matched is not None else _calls_matching(t, specs, True)
+        main = sum(1 for c in pool if c.agent_id is None)
+        if main == len(pool):
+            return []
+        return [(f"main agent {main} of {len(pool)} (the others are subagents' calls); "
+                 "include_subagents=False counts the main agent alone")]
+    every = _calls_matching(t, specs, True)
+    extra = sum(1 for c in every if c.agent_id is not None)
+    if not extra:
+        return []
+    return [(f"main agent {len(every) - extra} of {len(every)}: subagents made "
+             f"{_plural(extra, 'more matching call')}, not counted here; include_subagents=True counts them")]
+
+
+def _with_hint(r: CheckResult, hint: Sequence[str]) -> CheckResult:
+    return r if not hint else attrs.evolve(r, notes=(*r.notes, *hint))
+
+
 def _incomplete(t: Transcript) -> list[str]:
     """Why *t* cannot support "X never happened" (``[]`` when it can)."""
     reasons = []
@@ -263,19 +291,47 @@ def _nearest(
     mode: str = "partial",
     overrides: Mapping[str, Override] | None = None,
 ) -> NearestMiss | None:
-    """The candidate with the fewest differences from *spec* (earliest on ties)."""
-    best: tuple[int, ToolCall, list[Difference]] | None = None
-    for c in calls:
+    """The candidate closest to *spec*: the fewest differences, then the differing values most
+    like the expected ones (shared words, then shared characters), then the earliest.
+
+    ``Contains("bd close")`` is nearer to ``bd dep add x-1`` than to ``git log -10``. At most
+    ``_NEAREST_LIMIT`` candidates are compared (the first ones, in file order).
+    """
+    best: tuple[tuple[int, float, float], ToolCall, list[Difference]] | None = None
+    for n, c in enumerate(calls):
+        if n >= _NEAREST_LIMIT:
+            break
         diffs = spec.call_differences(c, mode=mode, overrides=overrides)
         if not diffs:
             continue
-        if best is None or len(diffs) < best[0]:
-            best = (len(diffs), c, diffs)
-            if len(diffs) == 1:
-                break
+        if best is not None and len(diffs) > best[0][0]:
+            continue
+        words = chars = 0.0
+        for d in diffs:
+            w, ch = _likeness(d.expected, d.found)
+            words += w
+            chars += ch
+        key = (len(diffs), -words / len(diffs), -chars / len(diffs))
+        if best is None or key < best[0]:
+            best = (key, c, diffs)
     if best is None:
         return None
     return NearestMiss(Evidence.from_call(best[1]), tuple(best[2]))
+
+
+#: Candidates compared by ``_nearest`` (a failure's nearest miss never costs more than this).
+_NEAREST_LIMIT = 2000
+_WORD = re.compile(r"\w+")
+
+
+def _likeness(expected: str, found: str) -> tuple[float, float]:
+    """How much *found* is like *expected*: the share of the expected words it holds, and
+    difflib's ratio of the two texts (both cut to 200 characters)."""
+    want = {w.lower() for w in _WORD.findall(expected)}
+    have = {w.lower() for w in _WORD.findall(found)}
+    words = len(want & have) / len(want) if want else 0.0
+    chars = difflib.SequenceMatcher(None, expected[:200], found[:200], autojunk=False).ratio()
+    return words, chars
 
 
 def _name_hint(t: Transcript, spec: Call, include_subagents: bool) -> list[str]:

@@ -10,8 +10,9 @@ from .._order import max_bipartite_matching, subsequence
 from ..exceptions import UsageError
 from ..matchers import ArgsMode, Call, Override, ToolSpec, Unordered, as_call, call_aliases
 from ..model import ToolCall, Transcript
-from ..results import CheckResult, Evidence, NearestMiss, short_repr
+from ..results import CheckResult, Evidence, NearestMiss, Status, short_repr
 from ._common import (
+    _agents_hint,
     _candidates,
     _check_bool,
     _echo,
@@ -26,6 +27,7 @@ from ._common import (
     _seq_text,
     _Shown,
     _specs,
+    _with_hint,
 )
 
 __all__ = [
@@ -112,6 +114,23 @@ def check_tool_calls(
         raise UsageError(
             f"check_tool_calls: expected a list of tool names or Call(...), got {short_repr(expected, 80)}"
         )
+    r = _tool_calls(t, expected, mode, args_mode, overrides, among, include_subagents, assume_complete)
+    if r.status is Status.PASS:
+        return r
+    specs = [s for e in expected for s in (e.calls if isinstance(e, Unordered) else [as_call(e)])]
+    return _with_hint(r, _agents_hint(t, specs, include_subagents))
+
+
+def _tool_calls(
+    t: Transcript,
+    expected: Sequence[ToolSpec | Unordered],
+    mode: Mode,
+    args_mode: ArgsMode,
+    overrides: Mapping[str, Override] | None,
+    among: Sequence[ToolSpec] | None,
+    include_subagents: bool,
+    assume_complete: bool,
+) -> CheckResult:
     steps: list[list[Call]] = [
         list(e.calls) if isinstance(e, Unordered) else [as_call(e, "check_tool_calls")] for e in expected
     ]
@@ -354,8 +373,9 @@ def check_called_before(
     Both must have been called.
     """
     a, b = as_call(first, "check_called_before"), as_call(then, "check_called_before")
-    return _before("called_before", t, a, b, every, include_subagents,
-                   _echo("called_before", a.label(), b.label(), every=every or None))
+    r = _before("called_before", t, a, b, every, include_subagents,
+                _echo("called_before", a.label(), b.label(), every=every or None))
+    return r if r.status is Status.PASS else _with_hint(r, _agents_hint(t, [a, b], include_subagents))
 
 
 @_guarded("called_after")
@@ -370,8 +390,9 @@ def check_called_after(
 ) -> CheckResult:
     """*later* was called after *earlier*: the same as ``check_called_before(t, earlier, later)``."""
     a, b = as_call(earlier, "check_called_after"), as_call(later, "check_called_after")
-    return _before("called_after", t, a, b, every, include_subagents,
-                   _echo("called_after", b.label(), a.label(), every=every or None))
+    r = _before("called_after", t, a, b, every, include_subagents,
+                _echo("called_after", b.label(), a.label(), every=every or None))
+    return r if r.status is Status.PASS else _with_hint(r, _agents_hint(t, [a, b], include_subagents))
 
 
 def _before(
