@@ -175,11 +175,16 @@ def check_no_run_errors(t: Transcript) -> CheckResult:
     """The agent reported no run-level error (API error, ``turn.failed``, error result)."""
     if not t.errors:
         return CheckResult.passing("no_run_errors", "no run-level errors")
+    evidence = []
+    for e in t.errors:
+        evidence.append(Evidence(e.message.replace("\n", " "), e.location))
+        # the same failure, reported on other lines too (Claude's API-error line and result record)
+        evidence.extend(Evidence("the same error, reported here too", loc) for loc in e.locations if loc != e.location)
     return CheckResult.failing(
         "no_run_errors",
         "no run-level errors",
-        f"{len(t.errors)} error(s)",
-        [Evidence(msg.replace("\n", " "), loc) for msg, loc in t.errors],
+        f"{_plural(len(t.errors), 'error')}",
+        evidence,
     )
 
 

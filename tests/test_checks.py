@@ -604,6 +604,131 @@ def test_subagent_and_skill() -> None:
     assert r.status is F and r.found == "skills [pdf-tools, storybook:write-stories]"
 
 
+HANDMADE = Path(__file__).resolve().parent / "handmade"
+
+
+def _load(path: Path) -> Transcript:
+    import agenteval_assert as aa
+
+    return aa.load(path)
+
+
+def test_budget_counts_the_whole_run_by_default_and_says_so() -> None:
+    t = _load(HANDMADE / "claude-stream-json-1.0.x-parallel-tasks.json")
+    total, main = t.usage_total.total_tokens, t.usage.total_tokens
+    assert total is not None and main is not None and total > 5 * main
+    r = c.check_budget(t, max_tokens=total - 1)  # over, on the basis the cost figure has
+    assert r.status is F and r.found == f"{total} tokens (limit {total - 1})"
+    assert "tokens and cost: usage_total (the main agent and 3 subagents)" in r.notes
+    assert c.check_budget(t, max_tokens=total).status is P
+    r = c.check_budget(t, max_tokens=main, include_subagents=False)
+    assert r.status is P and "tokens and cost: usage (the main agent)" in r.notes
+    assert c.check_budget(t, max_cost_usd=0.41).status is F  # the result's cost counts the subagents
+    assert c.check_budget(t, max_cost_usd=0.5, include_subagents=False).status is I  # no main-only cost
+
+
+def test_budget_within_limits_is_inconclusive_when_a_subagents_usage_is_not_recorded(corpus: Path) -> None:
+    t = _load(corpus / "claude-session-log/agentcmd-2.0.29-task-plan.jsonl")
+    r = c.check_budget(t, max_tokens=10**9, assume_complete=True)
+    assert r.status is I
+    assert r.summary.endswith("but the log records no usage for 1 subagent (862cae62)")
+    assert c.check_budget(t, max_tokens=1000, assume_complete=True).status is F  # already over without it
+    assert c.check_budget(t, max_tokens=10**9, include_subagents=False, assume_complete=True).status is P
+
+
+def test_a_run_that_ended_in_a_run_level_error_proves_no_absence() -> None:
+    t = _load(HANDMADE / "claude-stream-json-2.1.x-api-error.jsonl")
+    assert t.steps  # the synthetic API-error line is a step: the transcript is not empty
+    for r in (c.check_tool_not_called(t, "Bash"), c.check_no_tool_errors(t),
+              c.check_file_not_changed(t, "src/x.ts"), c.check_no_tool_calls(t),
+              c.check_only_tools(t, ["Read"]), c.check_budget(t, max_steps=10)):
+        assert r.status is I, r.render()
+        assert "the run ended in a run-level error at " in r.summary
+        assert "claude-stream-json-2.1.x-api-error.jsonl:5" in r.summary
+    assert c.check_tool_not_called(t, "Bash", assume_complete=True).status is P
+
+
+def test_a_run_error_the_agent_recovered_from_does_not_block_absence() -> None:
+    b = T()
+    b.b.error("API error: overloaded", b._next())
+    t = b.user("go").call("Read", file_path="a").say("done").done()
+    assert t.errors and t.run_error is None
+    assert c.check_tool_not_called(t, "Bash").status is P
+
+
+def test_final_response_checks_judge_the_text_after_the_last_call(corpus: Path) -> None:
+    # a real session whose last text precedes two more calls (both failed): the corpus contract
+    # keeps that text as final_response, but it is not what the run ended on
+    t = _load(corpus / "claude-session-log/spotter-2.1.38-short.jsonl")
+    said = "Let me check the project structure and try running the server to see the error."
+    assert t.final_response == said and t.final_answer is None
+    r = c.check_final_response_contains(t, "project structure")
+    assert r.status is F
+    assert r.found == "no text after the last tool call (the last assistant text comes before 2 more calls)"
+    assert r.evidence[0].location is not None and r.evidence[0].location.line == 7
+    assert c.check_final_response_matches(t, "server").status is F
+    assert c.check_final_response_not_contains(t, "sorry").status is I
+    assert c.check_link_present(t, "https://x.example").status is F
+    from agenteval_assert._health import check_final_response
+
+    assert check_final_response(t).status is F  # the built-in check agrees
+    ok = fix_tests()
+    assert ok.final_answer == ok.final_response
+    assert c.check_final_response_contains(ok, "12 tests pass").status is P
+
+
+def test_final_response_missing_on_an_incomplete_run_is_inconclusive(corpus: Path) -> None:
+    t = _load(corpus / "claude-session-log/agentcmd-2.0.14-bash-read-mcp.jsonl")  # 3 calls unanswered
+    assert t.final_answer is None and not t.health.complete
+    r = c.check_final_response_contains(t, "source code")
+    assert r.status is I and "call(s) with no result" in " ".join(r.notes)
+
+
+def test_skill_invoked_as_a_slash_command() -> None:
+    t = _load(HANDMADE / "claude-session-2.1.x-slash-skill.jsonl")
+    r = c.check_skill_invoked(t, "release-notes")
+    assert r.status is P and r.found == "shop-tools:release-notes (slash command, line 2)"
+    assert r.evidence[0].location is not None and r.evidence[0].location.line == 2
+    assert c.check_skill_invoked(t, "shop-tools:release-notes").status is P
+    assert c.check_skill_invoked(t, "changelog").status is F
+
+
+def test_nearest_miss_is_the_most_alike_not_the_first() -> None:
+    t = (T().user("close the issue").call("Bash", command="git log --oneline -10")
+         .call("Bash", command="bd dep add shop-12 shop-9").call("Bash", command="ls -la").say("ok").done())
+    r = c.check_tool_called(t, "Bash", command=Contains("bd close"))
+    assert r.nearest_miss is not None
+    assert r.nearest_miss.evidence.call_id == "toolu_02"  # bd dep add, not the first Bash call
+    r = c.check_tool_called(t, "Bash", command=Contains("git status"))
+    assert r.nearest_miss is not None and r.nearest_miss.evidence.call_id == "toolu_01"
+
+
+def test_subagent_calls_are_marked_and_main_only_counts_say_what_they_leave_out() -> None:
+    t = _load(HANDMADE / "claude-stream-json-1.0.x-parallel-tasks.json")
+    r = c.check_tool_not_called(t, "Read")
+    assert r.status is F and r.found == "9"
+    assert r.evidence[0].text.endswith("[error]  [subagent toolu_task_api]")
+    assert ("main agent 0 of 9 (the others are subagents' calls); include_subagents=False counts the "
+            "main agent alone") in r.notes
+    r = c.check_called_before(t, "Task", "Read")  # order checks look at the main agent by default
+    assert r.status is F
+    assert ("main agent 3 of 12: subagents made 9 more matching calls, not counted here; "
+            "include_subagents=True counts them") in r.notes
+    assert c.check_called_before(t, "Task", "Read", include_subagents=True).status is P
+    plain = fix_tests()
+    assert c.check_tool_called(plain, "Bash").notes == ()  # no subagent, no hint
+
+
+def test_descriptions_take_the_right_article() -> None:
+    t = T().user("x").say("y").done()
+    assert c.check_tool_called(t, "AskUserQuestion").expected == "an AskUserQuestion call"
+    assert c.check_tool_called(t, "Edit").expected == "an Edit call"
+    assert c.check_tool_called(t, "Bash").expected == "a Bash call"
+    assert c.check_tool_not_called(t, "Edit", assume_complete=True).expected == "no Edit call"
+    assert c.check_tool_called(t, "Edit", at_least=2).expected == "at least 2 Edit calls"
+    assert c.check_tool_succeeded(t, "Edit").found == "no Edit call"
+
+
 # -- business-flow safety ------------------------------------------------------------------
 
 SAVE = "mcp__shop__save_address"

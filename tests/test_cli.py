@@ -82,6 +82,68 @@ def test_summary_text_names_format_counts_and_health() -> None:
     assert "health      clean" in out
 
 
+HANDMADE = Path(__file__).resolve().parent / "handmade"
+
+
+def test_summary_json_has_the_run_total_and_the_subagents_errors() -> None:
+    code, out, _ = run("summary", str(HANDMADE / "claude-stream-json-1.0.x-parallel-tasks.json"), "--json")
+    assert code == ExitCode.OK
+    doc = json.loads(out)
+    assert set(doc["usage_total"]) == set(doc["usage"])  # the same keys
+    assert doc["usage"]["cache_read_tokens"] == 32000 and doc["usage"]["cost_usd"] is None
+    assert (doc["usage_total"]["cache_read_tokens"], doc["usage_total"]["cost_usd"]) == (233000, 0.4121)
+    assert doc["usage_total"]["mode"] == "main agent and 3 subagents"
+    assert (doc["tool_errors"], doc["subagent_tool_errors"]) == (0, 11)
+    assert [s["tool_errors"] for s in doc["subagents"]] == [3, 3, 5]
+    assert doc["subagents"][0]["usage"]["cache_read_tokens"] == 67000
+    assert doc["usage_unrecorded"] == []
+    assert doc["final_answer"] == doc["final_response"]
+
+
+def test_summary_text_shows_subagent_failures_and_the_run_total() -> None:
+    code, out, _ = run("summary", str(HANDMADE / "claude-stream-json-1.0.x-parallel-tasks.json"))
+    assert code == ExitCode.OK
+    assert "  tool calls  3 main, 15 by subagents, 0 errors (+11 by subagents), 0 unanswered\n" in out
+    assert "  subagent    toolu_task_db (unknown type): 5 calls, 5 errors\n" in out
+    assert "  usage main  in 12, out 146, cache read 32000, cache write 10200 (" in out
+    assert "  usage total in 66, out 1316, cache read 233000, cache write 60300, $0.4121 (main agent and " \
+           "3 subagents)\n" in out
+
+
+def test_summary_shows_one_run_error_with_all_its_lines() -> None:
+    path = HANDMADE / "claude-stream-json-2.1.x-api-error.jsonl"
+    _, out, _ = run("summary", str(path), "--json")
+    doc = json.loads(out)
+    [err] = doc["errors"]
+    assert err["locations"] == [f"{path}:4", f"{path}:5"] and err["location"] == f"{path}:5"
+    assert doc["run_error"] == f"{path}:5"
+    _, out, _ = run("summary", str(path))
+    assert sum(line.startswith("  run error") for line in out.splitlines()) == 1
+    assert f"  run error   {path}:5 (also line 4): the run ended with an error (" in out
+    _, out, _ = run("check", str(path))
+    assert "expected no run-level errors, found 1 error" in out
+    assert f"{path}:4  the same error, reported here too" in out
+
+
+def test_summary_prints_a_multi_line_final_response_and_says_when_it_is_not_the_answer(corpus: Path) -> None:
+    _, out, _ = run("summary", str(HANDMADE / "claude-session-2.1.x-slash-skill.jsonl"))
+    assert "  final       ## v2.3.0\n\n              ### Cart\n              - Fix cart totals (#41)\n" in out
+    assert "  health      clean: 5 records on 5 lines\n" in out
+    _, out, _ = run("summary", str(corpus / "claude-session-log/spotter-2.1.38-short.jsonl"))
+    assert ("  final       (no text after the last tool call; the last assistant text was:)\n"
+            "              Let me check the project structure") in out
+    long = "\n".join(f"line {i}" for i in range(20))
+    t = aa.parse(json.dumps({"type": "assistant", "message": {"role": "assistant", "content": long}}) + "\n")
+    from agenteval_assert._cli import _print_summary
+
+    buf = io.StringIO()
+    _print_summary(t, buf)
+    text = buf.getvalue()
+    assert "  final       line 0\n" in text and "              line 5\n" in text
+    assert "line 6\n" not in text and "              ... 14 more lines\n" in text
+    assert "  health      clean: 1 record on 1 line\n" in text
+
+
 def test_check_passes_on_a_healthy_sample() -> None:
     code, out, _ = run("check", str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl"))
     assert code == ExitCode.OK, out

@@ -184,3 +184,23 @@ def test_grouped_in_order_is_optimal_against_brute_force(
             exists = True
             break
     assert status(t, [Unordered(*g) for g in groups], "in_order") == exists
+
+
+step_st = st.lists(st.one_of(st.sampled_from(NAMES), st.sampled_from(["said a", "said b"])), max_size=8)
+
+
+@given(step_st, st.sampled_from(["said", "a", "b"]))
+def test_final_response_checks_pass_only_on_text_after_the_last_call(steps: list[str], part: str) -> None:
+    t = T().user("go")
+    for s in steps:
+        if s.startswith("said"):
+            t.say(s)
+        else:
+            t.call(s, file_path="a.py")
+    tr = t.done()
+    ended_on_text = bool(steps) and steps[-1].startswith("said")
+    assert (tr.final_answer is not None) == ended_on_text
+    assert tr.final_answer is None or tr.final_answer == tr.final_response
+    if not ended_on_text:  # never PASS on text that more calls followed
+        assert c.check_final_response_contains(tr, part).status is not Status.PASS
+        assert c.check_final_response_not_contains(tr, part).status is not Status.PASS

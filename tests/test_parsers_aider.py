@@ -95,7 +95,7 @@ def test_summary_keeps_the_whole_file_figures_and_lists_the_sessions() -> None:
     assert sum(line.startswith(f"{HISTORY}#session-") for line in out.splitlines()) == 9
     assert out.splitlines()[-1] == ("3 of 9 transcripts passed (33.3 %), 1 failed, 5 inconclusive; "
                                     "45 checks: 39 passed, 1 failed, 5 inconclusive")
-    assert "#session-5  aider  0 tool calls  1 steps\n  PASS         parsed_cleanly\n  PASS         " \
+    assert "#session-5  aider  0 tool calls  1 step\n  PASS         parsed_cleanly\n  PASS         " \
            "every_call_answered (vacuous)\n  FAIL         final_response_present" in out
 
 

@@ -871,6 +871,144 @@ def test_auto_detection_on_claude_ish_records_never_raises_anything_else(records
     assert t.format in aa.FORMATS
 
 
+# -- usage per agent, run errors, subagent answers, skills ------------------------------------------
+
+HANDMADE = Path(__file__).resolve().parent / "handmade"
+
+
+def test_parallel_task_subagents_keep_their_usage_and_the_run_total_adds_up() -> None:
+    t = aa.load(HANDMADE / "claude-stream-json-1.0.x-parallel-tasks.json")
+    # the result record's usage is the main agent's: 32k cache reads
+    assert (t.usage.cache_read_tokens, t.usage.cache_write_tokens) == (32000, 10200)
+    # its cost counts every agent: it belongs to the run's total, not to the main agent
+    assert t.usage.cost_usd is None and t.usage_total.cost_usd == 0.4121
+    subs = {s.id: s for s in t.subagents}
+    assert set(subs) == {"toolu_task_api", "toolu_task_web", "toolu_task_db"}
+    for s in subs.values():  # each subagent's messages, de-duplicated per message id
+        assert (s.usage.cache_read_tokens, s.usage.cache_write_tokens) == (67000, 16700)
+    total = t.usage_total
+    assert total.cache_read_tokens == 32000 + 3 * 67000  # the subagents read about 200k more
+    assert total.cache_write_tokens == 10200 + 3 * 16700  # and wrote about 50k
+    assert total.input_tokens == (t.usage.input_tokens or 0) + sum(s.usage.input_tokens or 0 for s in t.subagents)
+    assert t.usage_unrecorded == ()
+    assert sum(c.is_error for c in t.subagent_tool_calls) == 11
+
+
+def test_model_usage_is_the_run_total_and_a_mismatch_is_a_health_note() -> None:
+    t = aa.load(HANDMADE / "claude-stream-json-2.1.x-agent-model-usage.jsonl")
+    [sub] = t.subagents
+    assert (sub.usage.input_tokens, sub.usage.cache_read_tokens) == (6, 24000)
+    assert (t.usage.input_tokens, t.usage.cache_read_tokens) == (11, 26000)  # the result's usage
+    # modelUsage (every model, every agent) is the total: the haiku call is in no message
+    assert (t.usage_total.input_tokens, t.usage_total.output_tokens) == (17 + 420, 180 + 12)
+    assert (t.usage_total.cache_read_tokens, t.usage_total.cost_usd) == (50000, 0.0712)
+    [note] = [n for n in t.health.notes if "modelUsage" in n]
+    assert note == (
+        "usage: the result's modelUsage (in 437, out 192, cache read 50000, cache write 11700) differs "
+        "from what the agents' records add up to (in 17, out 180, cache read 50000, cache write 11700); "
+        "usage_total follows modelUsage"
+    )
+
+
+def test_model_usage_that_adds_up_gives_no_note() -> None:
+    model_usage = {"claude-sonnet-5": {"inputTokens": 7, "outputTokens": 9, "cacheReadInputTokens": 3,
+                                       "cacheCreationInputTokens": 0, "costUSD": 0.01}}
+    t = stream(INIT, asst(text("hi"), mid="m1"),
+               {"type": "result", "subtype": "success", "is_error": False, "total_cost_usd": 0.01,
+                "usage": {"input_tokens": 7, "output_tokens": 9, "cache_read_input_tokens": 3,
+                          "cache_creation_input_tokens": 0}, "modelUsage": model_usage})
+    assert not [n for n in t.health.notes if "modelUsage" in n]
+    assert t.usage == t.usage_total == aa.Usage(7, 9, 3, 0, None, 0.01)
+
+
+def test_a_subagent_whose_usage_is_elsewhere_is_named_not_silently_left_out(corpus: Path) -> None:
+    # the main session log holds the Task call and its result; the subagent's own turns (and
+    # their usage) are in its own file, agent-862cae62.jsonl
+    t = aa.load(corpus / "claude-session-log/agentcmd-2.0.29-task-plan.jsonl")
+    [sub] = t.subagents
+    assert sub.id == "862cae62" and not sub.usage.recorded
+    assert t.usage_unrecorded == ("862cae62",)
+    assert t.usage_total == t.usage
+    assert "usage: the log records no usage for 1 subagent(s) (862cae62): usage_total leaves them out" in t.health.notes
+
+
+def test_a_subagents_final_response_is_what_its_task_call_returned(corpus: Path) -> None:
+    t = aa.load(corpus / "claude-session-log/agentcmd-2.0.29-task-plan.jsonl")
+    [sub] = t.subagents
+    [task] = [c for c in t.tool_calls if c.name == "Task"]
+    assert sub.final_response == task.output
+    assert sub.final_response.startswith("Excellent! Now I have a comprehensive understanding.")
+    streamed = aa.load(HANDMADE / "claude-stream-json-1.0.x-parallel-tasks.json")
+    assert {s.id: s.final_response for s in streamed.subagents}["toolu_task_db"] == (
+        "The db service has no config file: it is configured through environment variables."
+    )
+    # Claude Code's trailer for the parent (agentId line, <usage> block) is not the answer
+    agent = aa.load(HANDMADE / "claude-stream-json-2.1.x-agent-model-usage.jsonl")
+    assert agent.subagents[0].final_response == (
+        "The failing test is `total > applies the discount` in src/cart.test.ts."
+    )
+    failed = stream(asst(use("toolu_T", "Task", description="d", prompt="p")),
+                    user([res("toolu_T", "Agent type 'x' not found", is_error=True)]))
+    assert [s.final_response for s in failed.subagents] == [None]  # an error is not an answer
+
+
+def test_an_api_error_reported_twice_is_one_error_and_the_run_ended_in_it() -> None:
+    t = aa.load(HANDMADE / "claude-stream-json-2.1.x-api-error.jsonl")
+    [err] = t.errors
+    assert [loc.line for loc in err.locations] == [4, 5]
+    assert err.message.startswith("the run ended with an error (subtype success, terminal_reason api_error, "
+                                  "API status 404): API Error: 404")
+    assert t.run_error is err
+    assert t.final_response is None and t.final_answer is None
+    # the same failure without the synthetic line: one error, one line
+    lines = (HANDMADE / "claude-stream-json-2.1.x-api-error.jsonl").read_text().splitlines()
+    t2 = aa.parse("\n".join(lines[:3] + lines[4:]) + "\n", path="x.jsonl")
+    assert [[loc.line for loc in e.locations] for e in t2.errors] == [[4]] and t2.run_error is not None
+
+
+def test_an_error_the_run_went_on_after_is_not_where_it_ended() -> None:
+    t = stream(INIT, asst(mid="e", error="rate_limit"), asst(text("later"), mid="m2"),
+               {"type": "result", "subtype": "success", "is_error": False, "result": "later"})
+    assert len(t.errors) == 1 and t.run_error is None
+    # two failures with steps between them stay two errors
+    t = stream(INIT, asst(mid="e", error="rate_limit"), asst(text("later"), mid="m2"),
+               {"type": "result", "subtype": "error_max_turns", "is_error": True, "num_turns": 3})
+    assert len(t.errors) == 2 and t.run_error is t.errors[-1]
+
+
+def test_a_slash_command_skill_is_an_invocation_of_the_skill() -> None:
+    t = aa.load(HANDMADE / "claude-session-2.1.x-slash-skill.jsonl")
+    [body] = [m for m in t.messages("user", include_meta=True) if m.skill is not None]
+    assert (body.skill, body.meta, body.location.line) == ("shop-tools:release-notes", True, 2)
+    # a Skill call's injected body is that call's, not a second invocation
+    t = session(s_user("<command-name>/clear</command-name>"),
+                s_user([text("Base directory for this skill: /p/skills/hex-docs")], isMeta=True,
+                       sourceToolUseID="k1"),
+                s_user([text("Base directory for this skill: /home/u/.claude/skills/pdf-tools")], isMeta=True))
+    assert [m.skill for m in t.messages("user", include_meta=True)] == [None, None, "pdf-tools"]
+
+
+_msg_usage = st.fixed_dictionaries({"input_tokens": st.integers(0, 50), "output_tokens": st.integers(0, 50),
+                                     "cache_read_input_tokens": st.integers(0, 500)})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([None, "toolu_A", "toolu_B"]), _msg_usage), max_size=12))
+def test_the_run_total_is_the_sum_of_every_agents_usage(messages: list[tuple[str | None, dict[str, int]]]) -> None:
+    records = [asst(text(f"m{i}"), mid=f"msg_{i}", usage=u, parent_tool_use_id=agent) | {
+        "message": {"id": f"msg_{i}", "role": "assistant", "content": [text(f"m{i}")], "usage": u}}
+        for i, (agent, u) in enumerate(messages)]
+    t = stream(INIT, *records)
+
+    def tokens(agent: str | bool | None) -> int:
+        return sum(u["input_tokens"] + u["output_tokens"] + u["cache_read_input_tokens"]
+                   for a, u in messages if agent is True or a == agent)
+    assert (t.usage.total_tokens or 0) == tokens(None)
+    for sub in t.subagents:
+        assert (sub.usage.total_tokens or 0) == tokens(sub.id)
+    assert (t.usage_total.total_tokens or 0) == tokens(True)
+
+
 # -- speed ---------------------------------------------------------------------------------------------
 
 

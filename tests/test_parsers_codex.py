@@ -343,6 +343,20 @@ def test_duplicate_json_keys_keep_the_first_id(tmp_path: Path) -> None:
     assert any("duplicate JSON key" in n for n in t.health.notes)
 
 
+def test_duplicate_keys_on_many_lines_are_one_note(tmp_path: Path) -> None:
+    f = tmp_path / "dup.jsonl"
+    lines = ['{"type":"thread.started","thread_id":"t"}']
+    for i in range(2, 5):
+        lines.append(DUP_LINE_STARTED.replace("item_2", f"item_{i}").replace("exec-aaa", f"exec-a{i}"))
+        lines.append(DUP_LINE_COMPLETED.replace("item_2", f"item_{i}").replace("exec-bbb", f"exec-b{i}"))
+    f.write_text("\n".join(lines) + "\n")
+    t = load(f)
+    assert [c.id for c in t.tool_calls] == ["item_2", "item_3", "item_4"]
+    notes = [n for n in t.health.notes if "duplicate JSON key" in n]
+    assert notes == [("duplicate JSON key \"id\" in items (6 item records, the first at line 2): the first "
+                      "value is used, not the last ('item_2', not 'exec-a2')")]
+
+
 def test_non_item_ids_without_duplicates_are_kept(tmp_path: Path) -> None:
     f = tmp_path / "ids.jsonl"
     f.write_text(

@@ -38,12 +38,16 @@ def check_lines(entries: Iterable[CheckEntry], *, verbose: bool = False) -> list
     return lines
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def header_line(r: TranscriptResult) -> str:
     """``path  format  N tool calls  N steps`` (a sandbox also names its eval and how it was read)."""
     head = f"{r.name}  "
     if r.eval:
         head += f"{r.eval}  "
-    head += f"{r.format}  {r.tool_calls} tool calls  {r.steps} steps"
+    head += f"{r.format}  {_plural(r.tool_calls, 'tool call')}  {_plural(r.steps, 'step')}"
     if r.context:
         head += f"  ({r.context})"
     return head
