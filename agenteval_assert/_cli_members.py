@@ -15,7 +15,7 @@ from .model import Transcript
 
 __all__ = ["member_id", "member_lines", "members_summary"]
 
-_SUMMED = ("tool_calls", "subagent_tool_calls", "tool_errors", "unanswered_calls", "steps")
+_SUMMED = ("tool_calls", "subagent_tool_calls", "tool_errors", "subagent_tool_errors", "unanswered_calls", "steps")
 _USAGE = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
           "cost_usd")
 
@@ -69,12 +69,19 @@ def members_summary(path: str, whole: Transcript | None, members: list[Transcrip
             **{k: sum(d[k] for d in docs) for k in _SUMMED},
             "tools": dict(tools),
             "final_response": last["final_response"],
+            "final_answer": last["final_answer"],
             "subagents": [s for d in docs for s in d["subagents"]],
             "usage": {
                 **{k: _sum_optional([d["usage"][k] for d in docs]) for k in _USAGE},
                 "mode": "summed over the members",
             },
+            "usage_total": {
+                **{k: _sum_optional([d["usage_total"][k] for d in docs]) for k in _USAGE},
+                "mode": "summed over the members",
+            },
+            "usage_unrecorded": [s for d in docs for s in d["usage_unrecorded"]],
             "errors": [e for d in docs for e in d["errors"]],
+            "run_error": last["run_error"],
             "health": {
                 "lines": max(d["health"]["lines"] for d in docs),
                 "records": sum(d["health"]["records"] for d in docs),

@@ -82,13 +82,14 @@ def check_final_response(t: Transcript) -> CheckResult:
     final = _last_main_text(t)
     answer = t.final_answer
     if not t.health.complete:
+        after = final if final is not None and (last_call is None or final.index > last_call.step) else None
         return CheckResult(
             name=name,
             status=Status.INCONCLUSIVE,
             summary="expected a final response, found the transcript incomplete: its end may be missing",
             expected="a final response",
             found="an incomplete transcript",
-            evidence=(Evidence(f"assistant text: {final.text.strip()[:80]!r}", final.location),) if final else (),
+            evidence=(Evidence(f"assistant text: {after.text.strip()[:80]!r}", after.location),) if after else (),
             notes=tuple(t.health.problems()),
         )
     if answer is not None:

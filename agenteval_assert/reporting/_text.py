@@ -38,7 +38,7 @@ def check_lines(entries: Iterable[CheckEntry], *, verbose: bool = False) -> list
     return lines
 
 
-def _plural(n: int, word: str) -> str:
+def _plural(n: int | None, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
