@@ -297,41 +297,48 @@ def _nearest(
     ``Contains("bd close")`` is nearer to ``bd dep add x-1`` than to ``git log -10``. At most
     ``_NEAREST_LIMIT`` candidates are compared (the first ones, in file order).
     """
-    best: tuple[tuple[int, float, float], ToolCall, list[Difference]] | None = None
+    # First the fewest differences and the most expected words held (cheap), keeping the
+    # candidates that tie on both; then their likeness character by character (difflib, the
+    # costly part) for at most ``_NEAREST_TIES`` of them.
+    best_key: tuple[int, float] | None = None
+    ties: list[tuple[ToolCall, list[Difference]]] = []
     for n, c in enumerate(calls):
         if n >= _NEAREST_LIMIT:
             break
         diffs = spec.call_differences(c, mode=mode, overrides=overrides)
-        if not diffs:
+        if not diffs or (best_key is not None and len(diffs) > best_key[0]):
             continue
-        if best is not None and len(diffs) > best[0][0]:
-            continue
-        words = chars = 0.0
-        for d in diffs:
-            w, ch = _likeness(d.expected, d.found)
-            words += w
-            chars += ch
-        key = (len(diffs), -words / len(diffs), -chars / len(diffs))
-        if best is None or key < best[0]:
-            best = (key, c, diffs)
-    if best is None:
+        key = (len(diffs), -sum(_words_held(d.expected, d.found) for d in diffs) / len(diffs))
+        if best_key is None or key < best_key:
+            best_key, ties = key, [(c, diffs)]
+        elif key == best_key and len(ties) < _NEAREST_TIES:
+            ties.append((c, diffs))
+    if not ties:
         return None
-    return NearestMiss(Evidence.from_call(best[1]), tuple(best[2]))
+    c, diffs = ties[0]
+    if len(ties) > 1:
+        c, diffs = max(ties, key=lambda cd: sum(_chars_alike(d.expected, d.found) for d in cd[1]))
+    return NearestMiss(Evidence.from_call(c), tuple(diffs))
 
 
-#: Candidates compared by ``_nearest`` (a failure's nearest miss never costs more than this).
+#: Candidates compared by ``_nearest`` (a failure's nearest miss never costs more than this),
+#: and the candidates tied on differences and words whose characters are compared.
 _NEAREST_LIMIT = 2000
+_NEAREST_TIES = 50
 _WORD = re.compile(r"\w+")
 
 
-def _likeness(expected: str, found: str) -> tuple[float, float]:
-    """How much *found* is like *expected*: the share of the expected words it holds, and
-    difflib's ratio of the two texts (both cut to 200 characters)."""
+def _words_held(expected: str, found: str) -> float:
+    """The share of the words of *expected* that *found* holds (case-insensitive)."""
     want = {w.lower() for w in _WORD.findall(expected)}
-    have = {w.lower() for w in _WORD.findall(found)}
-    words = len(want & have) / len(want) if want else 0.0
-    chars = difflib.SequenceMatcher(None, expected[:200], found[:200], autojunk=False).ratio()
-    return words, chars
+    if not want:
+        return 0.0
+    return len(want & {w.lower() for w in _WORD.findall(found)}) / len(want)
+
+
+def _chars_alike(expected: str, found: str) -> float:
+    """difflib's ratio of the two texts, both cut to 200 characters."""
+    return difflib.SequenceMatcher(None, expected[:200], found[:200], autojunk=False).ratio()
 
 
 def _name_hint(t: Transcript, spec: Call, include_subagents: bool) -> list[str]:
