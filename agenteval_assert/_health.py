@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .checks._common import _plural
 from .model import Location, Message, Transcript
 from .results import CheckResult, Evidence, Status
 
@@ -44,10 +45,6 @@ def check_parsed_cleanly(t: Transcript) -> CheckResult:
     ]
     found = "; ".join(h.problems()) or "no records"
     return CheckResult.failing("parsed_cleanly", "every line to be a JSON record", found, evidence)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def check_every_call_answered(t: Transcript) -> CheckResult:

@@ -760,16 +760,17 @@ class ClaudeStreamJsonParser:
                 b.usage_mode = "deduplicated per message.id"
         if main is not None:
             b.usage = main
+        # what the records of every agent add up to (tokens: the main agent's has no cost here)
+        counted = b.usage
+        for agent_id in st.usage:
+            if agent_id is not None:
+                counted = counted + (st.agent_usage(agent_id) or Usage())
         stated = _model_usage(model_usage)
         if stated is not None:
             total, model_cost = stated
             run_cost = cost if cost is not None else model_cost
             b.usage_total = attrs.evolve(total, cost_usd=run_cost)
             b.usage_total_complete = True
-            counted = b.usage
-            for agent_id in st.usage:
-                if agent_id is not None:
-                    counted = counted + (st.agent_usage(agent_id) or Usage())
             if _tokens(counted) != _tokens(total):
                 b.note(f"usage: the result's modelUsage ({_usage_text(total)}) differs from what the "
                        f"agents' records add up to ({_usage_text(counted)}); usage_total follows modelUsage")
@@ -778,11 +779,7 @@ class ClaudeStreamJsonParser:
                        f"modelUsage costUSD ({model_cost:g}); usage_total follows total_cost_usd")
         elif has_subagents and cost is not None:
             # no per-model totals: the tokens add up per agent, the cost is the stated one
-            total = b.usage
-            for agent_id in st.usage:
-                if agent_id is not None:
-                    total = total + (st.agent_usage(agent_id) or Usage())
-            b.usage_total = attrs.evolve(total, cost_usd=cost)
+            b.usage_total = attrs.evolve(counted, cost_usd=cost)
 
     @staticmethod
     def _system(line: int, rec: dict[str, Any], st: _Claude) -> None:

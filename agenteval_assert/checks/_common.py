@@ -149,7 +149,7 @@ def _agents_hint(
     """A note when counting the main agent alone and counting its subagents too disagree:
     ``main agent 4 of 8`` (with subagents), or how many matching calls the subagents made (main
     agent alone). *matched*: the calls the check counted, when it has them."""
-    if not t.subagent_tool_calls:
+    if not t.subagents:  # every subagent's call belongs to a subagent of the list
         return []
     if include_subagents:
         pool = matched if matched is not None else _calls_matching(t, specs, True)

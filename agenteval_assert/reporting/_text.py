@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..results import Status
-from ._model import CheckEntry, RunTotals, SkippedCheck, TranscriptResult
+from ._model import CheckEntry, RunTotals, SkippedCheck, TranscriptResult, _plural
 
 __all__ = ["LABELS", "check_lines", "closing_block", "header_line", "one_transcript_line", "result_text"]
 
@@ -38,16 +38,14 @@ def check_lines(entries: Iterable[CheckEntry], *, verbose: bool = False) -> list
     return lines
 
 
-def _plural(n: int | None, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def header_line(r: TranscriptResult) -> str:
     """``path  format  N tool calls  N steps`` (a sandbox also names its eval and how it was read)."""
     head = f"{r.name}  "
     if r.eval:
         head += f"{r.eval}  "
-    head += f"{r.format}  {_plural(r.tool_calls, 'tool call')}  {_plural(r.steps, 'step')}"
+    calls = "? tool calls" if r.tool_calls is None else _plural(r.tool_calls, "tool call")
+    steps = "? steps" if r.steps is None else _plural(r.steps, "step")
+    head += f"{r.format}  {calls}  {steps}"
     if r.context:
         head += f"  ({r.context})"
     return head
