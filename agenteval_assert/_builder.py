@@ -20,6 +20,7 @@ import attrs
 from ._reader import ReadStats
 from .model import (
     Health,
+    LineIssue,
     Location,
     Message,
     Role,
@@ -32,6 +33,64 @@ from .model import (
     Transcript,
     Usage,
 )
+
+
+#: Top-level unknown records kept for the foreign-format check.
+_UNKNOWN_SAMPLE = 20
+
+#: ``type`` values of the objects that hold a tool call, in the formats we know and their kin.
+CALL_TYPES = frozenset({
+    "tool_use", "server_tool_use", "mcp_tool_use", "tool_call", "tool-call", "toolCall", "tool_calls",
+    "function_call", "functionCall", "custom_tool_call", "local_shell_call", "mcp_tool_call", "mcp_call",
+    "command_execution", "file_change", "tool-invocation", "tool_invocation", "tool_request",
+})
+#: Keys whose (non-empty) value is a call in the formats we know (OpenAI ``tool_calls``, Gemini
+#: ``functionCall``...).
+_CALL_KEYS = ("tool_calls", "toolCalls", "functionCall", "function_call", "tool_use", "toolCall")
+#: How much of an unknown value is searched for call-shaped content (objects looked at).
+_SHAPE_BUDGET = 256
+
+
+def call_shape(value: Any) -> str | None:
+    """What call-shaped content *value* holds (``"a tool_use object"``), or ``None``.
+
+    A bounded, iterative walk (no recursion: a value may be nested deeply): the type name itself,
+    objects whose ``type`` is a call type (``CALL_TYPES``), or keys that hold calls
+    (``tool_calls``, ``functionCall``...).
+    """
+    if isinstance(value, str):
+        last = value.replace(":", " ").replace("/", " ").split()[-1:] or [""]
+        return f"a {last[0]} record" if last[0] in CALL_TYPES else None
+    stack = [value]
+    seen = 0
+    while stack and seen < _SHAPE_BUDGET:
+        v = stack.pop()
+        seen += 1
+        if isinstance(v, dict):
+            t = v.get("type")
+            if isinstance(t, str) and t in CALL_TYPES:
+                return f"a {t} object"
+            for k in _CALL_KEYS:
+                c = v.get(k)
+                if isinstance(c, (dict, list)) and c:
+                    return f"a {k} field"
+            stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            stack.extend(x for x in v[:64] if isinstance(x, (dict, list)))
+    return None
+
+
+def _excerpt(value: Any, limit: int = 80) -> str:
+    if value is None:
+        return ""
+    try:
+        import json
+
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, TypeError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @attrs.define(slots=True)
@@ -91,6 +150,11 @@ class TranscriptBuilder:
         self.skipped: Counter[str] = Counter()
         self.notes: list[str] = []
         self.orphan_results: list[str] = []
+        #: see ``Health.damaged``
+        self.damaged_records: list[LineIssue] = []
+        #: the first top-level records of an unknown type, for the check that they are not records
+        #: of another format (``_parsers._build``)
+        self.unknown_sample: list[tuple[int, dict[str, Any]]] = []
         #: the whole document, for single-document formats (JSON object/array), else ``None``
         self.document: str | None = None
         self._doc_pos = 0
@@ -272,9 +336,28 @@ class TranscriptBuilder:
 
     # -- diagnostics -------------------------------------------------------------------------
 
-    def unknown(self, type_name: str) -> None:
-        """A record type this parser does not know: kept out of the model, counted."""
+    def unknown(self, type_name: str, value: Any = None, *, line: int | None = None, record: bool = False) -> None:
+        """A record type this parser does not know: kept out of the model, counted.
+
+        Pass the unknown *value* (the record or the block) and its *line*: one that carries
+        call-shaped content (a ``tool_use``, ``function_call``, ``tool_call``... object) is
+        damage, not a note, since a call may be hidden in it (``Health.damaged``). *record*: the
+        value is a whole top-level record (the first few are kept to tell whether they are
+        records of another format).
+        """
         self.unknown_types[type_name] += 1
+        if value is None or line is None:
+            return
+        shape = call_shape(type_name) or call_shape(value)
+        if shape is not None:
+            self.damaged(line, f"{type_name}: unknown, but carries {shape}", value)
+        if record and isinstance(value, dict) and len(self.unknown_sample) < _UNKNOWN_SAMPLE:
+            self.unknown_sample.append((line, value))
+
+    def damaged(self, line: int, reason: str, value: Any = None) -> None:
+        """A record that could not be read where a call or a result could have been (a record of
+        the wrong shape, a tool_use without a name...): the transcript is not complete."""
+        self.damaged_records.append(LineIssue(line, reason, _excerpt(value)))
 
     def skip(self, reason: str, n: int = 1) -> None:
         """A known record deliberately not turned into a step (e.g. ``file-history-snapshot``)."""
@@ -401,6 +484,7 @@ class TranscriptBuilder:
             usage_mode=self.usage_mode,
             notes=tuple(self.notes),
             run_ended=self.run_ended,
+            damaged=tuple(sorted(self.damaged_records, key=lambda i: i.line)),
         )
         return Transcript(
             path=self.path,

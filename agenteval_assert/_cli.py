@@ -97,6 +97,9 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
             "skipped": dict(h.skipped),
             "unanswered_calls": list(h.unanswered_calls),
             "orphan_results": list(h.orphan_results),
+            "damaged_records": [{"line": i.line, "reason": i.reason} for i in h.damaged],
+            "run_ended": h.run_ended,
+            "problems": h.problems(),
             "notes": list(h.notes),
         },
     }
@@ -147,7 +150,7 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
         out.write(f"  storybook   {len(d['workflow_calls'])} workflow call(s): ")
         out.write(", ".join(w["name"] for w in d["workflow_calls"][:12]) + "\n")
     _print_final(t, out)
-    status = "clean" if h.parsed_cleanly else "DAMAGED"
+    status = "clean" if h.complete else "DAMAGED" if not h.intact else "INCOMPLETE"
     out.write(f"  health      {status}: {_plural(h.records, 'record')} on {_plural(h.lines, 'line')}\n")
     out.writelines(f"    - {p}\n" for p in h.problems())
     out.writelines(f"    line {issue.line}: {issue.reason}\n" for issue in h.unparsable[:10])

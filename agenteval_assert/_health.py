@@ -25,9 +25,10 @@ REPLY_THEN_ACTION_FORMATS = frozenset({"swe-agent", "mini-swe-agent", "aider"})
 
 
 def check_parsed_cleanly(t: Transcript) -> CheckResult:
-    """Every line was a JSON record and the file does not end in a torn line."""
+    """Every line was a JSON record the parser could read, and the file does not end in a torn
+    line: no unparsable line, no damaged record (``Health.damaged``), no orphan result."""
     h = t.health
-    if h.parsed_cleanly and h.records:
+    if h.intact and h.records:
         skipped = sum(h.skipped.values())
         unknown = sum(h.unknown_types.values())
         extra = []
@@ -41,10 +42,12 @@ def check_parsed_cleanly(t: Transcript) -> CheckResult:
         )
     evidence = [
         Evidence(f"{issue.reason}: {issue.excerpt}" if issue.excerpt else issue.reason, Location(t.path, issue.line))
-        for issue in h.unparsable
+        for issue in sorted((*h.unparsable, *h.damaged), key=lambda i: i.line)
     ]
-    found = "; ".join(h.problems()) or "no records"
-    return CheckResult.failing("parsed_cleanly", "every line to be a JSON record", found, evidence)
+    evidence.extend(Evidence(f"result whose call is not in the file: {cid}") for cid in h.orphan_results)
+    found = "; ".join(p for p in h.problems() if "with no result" not in p and "end-of-run" not in p)
+    return CheckResult.failing("parsed_cleanly", "every line to be a JSON record the parser could read",
+                               found or "no records", evidence)
 
 
 def check_every_call_answered(t: Transcript) -> CheckResult:

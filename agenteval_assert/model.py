@@ -366,8 +366,13 @@ class Health:
     notes: tuple[str, ...] = ()
     run_ended: bool | None = None
     """The format's own end-of-run record (Claude ``result``, Codex ``turn.completed`` /
-    ``turn.failed``, Gemini ``result``) follows the last step: ``False`` when it is missing (the
-    log was cut), ``None`` for formats that have no such record (session logs, rollouts)."""
+    ``turn.failed`` and rollout ``task_complete``, Gemini ``result``) follows the last step:
+    ``False`` when it is missing (the log was cut), ``None`` for formats that have no such record
+    (session logs, chat files)."""
+    damaged: tuple[LineIssue, ...] = ()
+    """Records that could not be read where a call or a result could have been: a record of the
+    wrong shape, a record of an unknown type that carries a tool call, records of another format
+    inside the file, a record whose predecessor is missing. Each makes the transcript incomplete."""
 
     @property
     def parsed_cleanly(self) -> bool:
@@ -375,10 +380,15 @@ class Health:
         return not self.unparsable and not self.truncated_tail
 
     @property
+    def intact(self) -> bool:
+        """Parsed cleanly, and every record was read: no damaged record, no orphan result."""
+        return self.parsed_cleanly and not self.damaged and not self.orphan_results
+
+    @property
     def complete(self) -> bool:
-        """Parsed cleanly, every call has its result, and the run's end record (where the format
-        has one) is there: safe ground for "X never happened"."""
-        return self.parsed_cleanly and not self.unanswered_calls and self.run_ended is not False
+        """Every record was read (``intact``), every call has its result, and the run's end record
+        (where the format has one) is there: safe ground for "X never happened"."""
+        return self.intact and not self.unanswered_calls and self.run_ended is not False
 
     def problems(self) -> list[str]:
         """Human-readable list of what makes this transcript less than complete."""
@@ -389,6 +399,14 @@ class Health:
         if bad:
             shown = ", ".join(str(i.line) for i in bad[:5]) + (" ..." if len(bad) > 5 else "")
             out.append(f"{len(bad)} unparsable line(s): {shown}")
+        if self.damaged:
+            shown = "; ".join(f"line {i.line}: {i.reason}" for i in self.damaged[:3])
+            more = f"; ... {len(self.damaged) - 3} more" if len(self.damaged) > 3 else ""
+            out.append(f"{len(self.damaged)} damaged record(s) where a call or a result could have been"
+                       f" ({shown}{more})")
+        if self.orphan_results:
+            shown = ", ".join(self.orphan_results[:3]) + (" ..." if len(self.orphan_results) > 3 else "")
+            out.append(f"{len(self.orphan_results)} result(s) whose call is not in the file ({shown})")
         if self.unanswered_calls:
             out.append(f"{len(self.unanswered_calls)} call(s) with no result")
         if self.run_ended is False:

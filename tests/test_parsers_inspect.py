@@ -117,7 +117,8 @@ def test_check_checks_every_member_as_a_file(two_epochs: Path, tmp_path: Path) -
 def test_tool_messages_that_answer_no_call_are_orphans_not_errors() -> None:
     t = aa.load(ERRORS_JSON)
     assert t.tool_calls == () and len(t.health.orphan_results) == 11
-    assert t.health.complete  # orphans make nothing unanswered
+    assert not t.health.unanswered_calls  # orphans make nothing unanswered
+    assert not t.health.complete  # but their calls are missing: the transcript is not complete
     doc = json.loads(ERRORS_JSON.read_text())
     assert t.health.orphan_results == tuple(m["tool_call_id"] for m in doc["samples"][0]["messages"])
     from agenteval_assert import checks as C

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from itertools import chain, islice
 from typing import Any
@@ -226,22 +228,79 @@ def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], 
            format: str | None) -> Transcript:
     b = TranscriptBuilder(src.path, parser.name, parser.agent)
     b.document = src.document_text()
-    # The cyclic garbage collector is paused while the model grows: parsing makes trees, not
-    # cycles, and every collection would re-scan the whole growing transcript (12-30 % of the
-    # parse time at 100 MB). Cycles made meanwhile by other threads are only collected later.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         parser.parse(chain(head, records), b)
         if format not in (None, "auto") and not b.has_steps() and src.stats.records:
             n = src.stats.records
             b.note(f"the forced format {parser.name} recognised none of the file's "
                    f"{'1 record' if n == 1 else f'{n} records'} "
                    f"(detection would have said: {_detect_name(head, src)})")
+        _foreign_records(parser, b, src)
         return b.build(src.stats)
+
+
+def _foreign_records(parser: FormatParser, b: TranscriptBuilder, src: Source) -> None:
+    """Records of another format inside the file (a Codex stream pasted in front of a Claude
+    log): the first unknown records, sniffed by the other formats. Such records are damage, not
+    a note: the calls they hold are not in the transcript."""
+    sample = b.unknown_sample
+    if not sample:
+        return
+    for other in _parsers().values():
+        if other is parser or other.name == parser.name:
+            continue
+        try:
+            why = other.sniff(sample, src.stats.shape)
+        except Exception:  # noqa: BLE001, S112 - a sniffer that cannot read these records says no
+            continue
+        if why is None:
+            lines = ", ".join(str(n) for n, _ in sample[:5]) + (" ..." if len(sample) > 5 else "")
+            n = sum(b.unknown_types.values())
+            b.damaged(sample[0][0], f"records of another format ({other.name}) inside a {parser.name} file "
+                      f"(lines {lines}; {n} unknown record(s) in all)", sample[0][1])
+            return
+
+
+# -- the garbage collector's pause -------------------------------------------------------------
+#
+# The cyclic garbage collector is held off while a model grows: parsing makes trees, not cycles,
+# and every collection would re-scan the whole growing transcript (12-30 % of the parse time at
+# 100 MB). The pause is process-wide state shared with the application and its other threads, so
+# it is a depth counter under a lock: the first parse to start raises the collector's first
+# threshold out of reach, the last one to finish puts back the thresholds the application had.
+# ``gc.disable()``/``gc.enable()`` are never called, so an application (or one of its threads)
+# that disables or enables the collector meanwhile keeps its choice; one that sets thresholds
+# meanwhile keeps them too (they are restored only if they are still ours).
+
+_gc_lock = threading.Lock()
+_gc_depth = 0
+_gc_saved: tuple[int, int, int] | None = None
+_gc_ours: tuple[int, int, int] | None = None
+#: A first-generation threshold that allocation never reaches during a parse.
+_GC_HOLD = 1 << 30
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Hold off automatic cyclic garbage collection while the body runs (re-entrant, thread-safe)."""
+    global _gc_depth, _gc_saved, _gc_ours
+    with _gc_lock:
+        if _gc_depth == 0:
+            saved = gc.get_threshold()
+            ours = (_GC_HOLD, *saved[1:])
+            gc.set_threshold(*ours)
+            _gc_saved = (saved[0], saved[1], saved[2])
+            _gc_ours = (ours[0], ours[1], ours[2])
+        _gc_depth += 1
+    try:
+        yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _gc_lock:
+            _gc_depth -= 1
+            if _gc_depth == 0:
+                if _gc_saved is not None and gc.get_threshold() == _gc_ours:
+                    gc.set_threshold(*_gc_saved)
+                _gc_saved = _gc_ours = None
 
 
 def _single(got: Members, path: str) -> Transcript:

@@ -580,7 +580,8 @@ class _Run:
             c = compat(r)
             if c is None:
                 t = r.get("type")
-                self.b.unknown(f"type {t}" if isinstance(t, str) else "record that is not a message")
+                self.b.unknown(f"type {t}" if isinstance(t, str) else "record that is not a message", r, line=line,
+                               record=True)
                 continue
             self.fits &= c
             self.item(line, _unwrap(r))
@@ -821,7 +822,7 @@ class _Run:
                 return
             b.result(key, text=content_text(content), line=line)
         else:
-            b.unknown(f"message role {role}")
+            b.unknown(f"message role {role}", m, line=line)
 
     def chat_assistant(self, line: int, m: dict[str, Any]) -> None:
         b = self.b
@@ -882,7 +883,7 @@ class _Run:
                 b.note("a response's stop_reason is refusal")
         role = m.get("role")
         if role not in ("user", "assistant"):
-            b.unknown(f"message role {role}")
+            b.unknown(f"message role {role}", m, line=line)
             return
         who: Role = "user" if role == "user" else "assistant"
         content = m.get("content")
@@ -942,7 +943,7 @@ class _Run:
             elif bt in ("image", "document", "search_result", "container_upload", "tool_reference"):
                 b.skip(f"{bt} block")
             else:
-                b.unknown(f"content block {bt}")
+                b.unknown(f"content block {bt}", block, line=line)
         flush()
 
     def anthropic_result(self, line: int, bt: str, block: dict[str, Any]) -> None:
@@ -999,10 +1000,10 @@ class _Run:
                 else:
                     b.skip(f"{role} message without text")
             else:
-                b.unknown(f"message role {role}")
+                b.unknown(f"message role {role}", r, line=line)
             return
         if not isinstance(t, str):
-            b.unknown("item without type")
+            b.unknown("item without type", r, line=line)
             return
         if t == "reasoning":
             text = content_text(r.get("summary")) or content_text(r.get("content"))
@@ -1021,7 +1022,7 @@ class _Run:
         elif t.endswith("_call") or t == "program":
             self.responses_call(line, t, r)
         else:
-            b.unknown(f"item {t}")
+            b.unknown(f"item {t}", r, line=line)
 
     def responses_call(self, line: int, t: str, r: dict[str, Any]) -> None:
         cid = _str(r.get("call_id")) or _str(r.get("id"))

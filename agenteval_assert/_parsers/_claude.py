@@ -385,15 +385,18 @@ class _Claude:
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         elif not isinstance(content, list):
-            b.skip("assistant message without a content list")
+            b.damaged(line, "assistant message without a content list", content)
             content = []
         error_said = False
         for i, block in enumerate(content):
             if not isinstance(block, dict):
                 if isinstance(block, str) and block.strip():
                     block = {"type": "text", "text": block}
+                elif isinstance(block, str):
+                    b.skip("blank text block")
+                    continue
                 else:
-                    b.skip("content block that is not an object")
+                    b.damaged(line, "assistant content block that is not an object", block)
                     continue
             bt = block.get("type")
             if bt == "text":
@@ -430,7 +433,8 @@ class _Claude:
                 # server tool results (web_search_tool_result...) live in the assistant message
                 self.tool_result(line, block, None, ts=ts)
             else:
-                b.unknown(f"assistant block {bt}" if isinstance(bt, str) else "assistant block without type")
+                b.unknown(f"assistant block {bt}" if isinstance(bt, str) else "assistant block without type",
+                          block, line=line)
         if api_error and not error_said:  # flagged, but no text block said what went wrong
             code = rec.get("error")
             b.error(f"API error: {code}" if isinstance(code, str) else "API error", line)
@@ -448,7 +452,7 @@ class _Claude:
         b = self.b
         name = block.get("name")
         if not isinstance(name, str) or not name:
-            b.skip("tool_use without a name")
+            b.damaged(line, "tool_use without a name", block)
             return
         cid = block.get("id")
         if isinstance(cid, str) and cid:
@@ -507,7 +511,7 @@ class _Claude:
                 b.skip("blank user message")
             return
         if not isinstance(content, list):
-            b.skip("user message without content")
+            b.damaged(line, "user message without a content list", content)
             return
         texts: list[str] = []
         results: list[dict[str, Any]] = []
@@ -515,7 +519,7 @@ class _Claude:
             if isinstance(block, str):
                 texts.append(block)
             elif not isinstance(block, dict):
-                b.skip("content block that is not an object")
+                b.damaged(line, "user content block that is not an object", block)
             else:
                 bt = block.get("type")
                 if bt == "tool_result":
@@ -529,7 +533,8 @@ class _Claude:
                 elif bt in ("image", "document"):
                     b.skip(f"{bt} block")
                 else:
-                    b.unknown(f"user block {bt}" if isinstance(bt, str) else "user block without type")
+                    b.unknown(f"user block {bt}" if isinstance(bt, str) else "user block without type",
+                              block, line=line)
         text = "\n".join(t for t in texts if t)
         if text.strip():
             skill = None if agent_id is not None else self.slash_skill(text, from_tool)
@@ -559,7 +564,7 @@ class _Claude:
         b = self.b
         tid = block.get("tool_use_id")
         if not isinstance(tid, str) or not tid:
-            b.skip("tool_result without a tool_use_id")
+            b.damaged(line, "tool_result without a tool_use_id", block)
             return
         content = block.get("content")
         text = content_text(content)
@@ -587,6 +592,24 @@ class _Claude:
     def link_agent(self, agent_id: str, parent_call_id: str) -> None:
         """A subagent's spawning call became known (session logs link late)."""
         self.declare_subagent(agent_id, parent_call_id)
+
+    def chain(self, line: int, rec: dict[str, Any]) -> None:
+        """Follow the ``uuid``/``parentUuid`` links: a record whose parent is not in the file,
+        once the file has shown its start (a record with ``parentUuid: null``), means a line
+        before it is missing. A file that starts mid-conversation (a compaction agent's file,
+        whose first records point into the main session) has no start, and is not checked."""
+        if "parentUuid" in rec:
+            parent = rec["parentUuid"]
+            if parent is None:
+                self.rooted = True
+            elif self.rooted and isinstance(parent, str) and parent not in self.uuids:
+                if self.gaps < 50:
+                    self.b.damaged(line, f"its parent record ({parent[:40]}) is not in the file: a line "
+                                   "before it is missing", None)
+                self.gaps += 1
+        uid = rec.get("uuid")
+        if isinstance(uid, str):
+            self.uuids.add(uid)
 
     def unparented_call(self, agent_id: str, key: str) -> None:
         """A subagent call whose spawning call is not known yet (session logs)."""
@@ -678,7 +701,7 @@ class ClaudeStreamJsonParser:
             if t == "assistant" or t == "user":
                 msg = rec.get("message")
                 if not isinstance(msg, dict):
-                    b.skip(f"{t} record without a message object")
+                    b.damaged(line, f"{t} record without a message object", msg)
                     continue
                 b.run_ended = False  # a step: the end record, if any, must come after it
                 ts = st.timestamp(rec)
@@ -728,9 +751,9 @@ class ClaudeStreamJsonParser:
                 b.skip(t)
                 b.note("the stream contains a conversation_reset: totals restart after it")
             elif isinstance(t, str):
-                b.unknown(t)
+                b.unknown(t, rec, line=line, record=True)
             else:
-                b.unknown("(record without a string type)")
+                b.unknown("(record without a string type)", rec, line=line, record=True)
         if results:
             b.metadata["result_records"] = results
         st.finish(None if result_failed else result_text)
@@ -830,9 +853,9 @@ class ClaudeStreamJsonParser:
             if sub == "compact_boundary":
                 b.note("the conversation was compacted (system/compact_boundary)")
         elif isinstance(sub, str):
-            b.unknown(f"system/{sub}")
+            b.unknown(f"system/{sub}", rec, line=line)
         else:
-            b.unknown("system (no subtype)")
+            b.unknown("system (no subtype)", rec, line=line)
 
     @staticmethod
     def _result(line: int, rec: dict[str, Any], b: TranscriptBuilder) -> bool:
@@ -909,6 +932,10 @@ class _Session(_Claude):
         self.mirrors: set[str] = set()
         self.versions: list[str] = []
         self.envelopes = 0
+        #: the uuids seen so far, whether the file's start was seen, and the broken links found
+        self.uuids: set[str] = set()
+        self.rooted = False
+        self.gaps = 0
 
     def agent_of(self, rec: dict[str, Any]) -> str | None:
         side = rec.get("isSidechain") is True
@@ -1039,10 +1066,11 @@ class ClaudeSessionParser:
         st = _Session(b)
         for line, rec in records:
             t = rec.get("type")
+            st.chain(line, rec)
             if t == "user" or t == "assistant":
                 msg = rec.get("message")
                 if not isinstance(msg, dict):
-                    b.skip(f"{t} record without a message object")
+                    b.damaged(line, f"{t} record without a message object", msg)
                     continue
                 st.envelope(rec)
                 ts = st.timestamp(rec)
@@ -1073,12 +1101,12 @@ class ClaudeSessionParser:
                 s = rec.get("summary")
                 if isinstance(s, str):
                     b.metadata.setdefault("summaries", []).append(s)
-            elif t in _SESSION_SKIP:
+            elif isinstance(t, str) and t in _SESSION_SKIP:
                 b.skip(t)
             elif isinstance(t, str):
-                b.unknown(t)
+                b.unknown(t, rec, line=line, record=True)
             else:
-                b.unknown("(record without a string type)")
+                b.unknown("(record without a string type)", rec, line=line, record=True)
         main = st.agent_usage(None)
         if main is not None:
             b.usage = main

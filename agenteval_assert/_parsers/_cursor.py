@@ -187,7 +187,7 @@ class CursorStreamJsonParser:
             elif t == "result":
                 self._result(line, r, b)
             else:
-                b.unknown(t if isinstance(t, str) else "(record without a string type)")
+                b.unknown(t if isinstance(t, str) else "(record without a string type)", r, line=line, record=True)
         flush_thinking()
 
     @staticmethod
@@ -202,7 +202,8 @@ class CursorStreamJsonParser:
             for block in content:
                 if isinstance(block, dict) and block.get("type") != "text":
                     bt = block.get("type")
-                    b.unknown(f"{t} block {bt}" if isinstance(bt, str) else f"{t} block without type")
+                    b.unknown(f"{t} block {bt}" if isinstance(bt, str) else f"{t} block without type", block,
+                              line=line)
         text = content_text(content)
         if not text.strip():
             b.skip(f"blank {t} event")
@@ -229,7 +230,7 @@ class CursorStreamJsonParser:
     def _tool_call(line: int, r: dict[str, Any], b: TranscriptBuilder) -> None:
         sub = r.get("subtype")
         if sub not in ("started", "completed"):
-            b.unknown(f"tool_call/{sub}" if isinstance(sub, str) else "tool_call (no subtype)")
+            b.unknown(f"tool_call/{sub}" if isinstance(sub, str) else "tool_call (no subtype)", r, line=line)
             return
         cid = _str(r.get("call_id"))
         tc = r.get("tool_call")

@@ -154,7 +154,7 @@ class GeminiSessionParser:
             if isinstance(rec.get("type"), str):
                 messages.append((line, rec))
             else:
-                b.unknown("record without type")
+                b.unknown("record without type", rec, line=line, record=True)
         usage = [0, 0, 0, 0, 0]
         seen_usage = False
         for line, m in messages:
@@ -204,7 +204,7 @@ class GeminiSessionParser:
                 b.error(text, line)
             return
         if kind != "gemini":
-            b.unknown(f"message type {kind}")
+            b.unknown(f"message type {kind}", m, line=line)
             return
         model = m.get("model")
         if isinstance(model, str) and model and b.model is None:
@@ -293,7 +293,7 @@ class GeminiStreamJsonParser:
                     flush()
                     b.message("user", text, line)
                 else:
-                    b.unknown(f"message role {role}")
+                    b.unknown(f"message role {role}", r, line=line)
                 continue
             flush()
             if t == "init":
@@ -342,5 +342,5 @@ class GeminiStreamJsonParser:
                     b.error(msg if isinstance(msg, str) else "the run ended with status error", line)
                 b.metadata["result_status"] = r.get("status")
             else:
-                b.unknown(str(t) if isinstance(t, str) else "record without type")
+                b.unknown(str(t) if isinstance(t, str) else "record without type", r, line=line, record=True)
         flush()

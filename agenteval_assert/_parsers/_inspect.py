@@ -216,7 +216,7 @@ def _message(b: TranscriptBuilder, m: dict[str, Any], line: int, att: dict[str, 
             text = err["message"]
         b.result(cid, text=text, line=line, raw=m, is_error=is_error)
     else:
-        b.unknown(f"message role {role}")
+        b.unknown(f"message role {role}", m, line=line)
 
 
 class InspectLogParser:

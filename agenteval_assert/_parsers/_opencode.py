@@ -250,7 +250,8 @@ class _Collector:
             return
         part = r.get("part")
         if not isinstance(part, dict):
-            b.unknown(str(t) if isinstance(t, str) else "(record without a string type)")
+            b.unknown(str(t) if isinstance(t, str) else "(record without a string type)", r, line=line,
+                      record=True)
             return
         if self.add_part(line, part, r.get("sessionID")) == "step-finish":
             b.run_ended = not _continues(part.get("reason"))
@@ -306,7 +307,7 @@ class _Collector:
         elif t in _BUS_SKIP:
             b.skip(t)
         else:
-            b.unknown(t)
+            b.unknown(t, props, line=line)
 
     def message(self, line: int, m: dict[str, Any], *, locate: bool) -> None:
         b = self.b
@@ -400,7 +401,7 @@ class _Collector:
             elif pt == "tool":
                 self.tool(p, agent, spawned)
             else:
-                b.unknown(f"part {pt}" if isinstance(pt, str) else "part without type")
+                b.unknown(f"part {pt}" if isinstance(pt, str) else "part without type", part, line=p.last)
         b.set_final_response(final)
         for pt, n in self.bookkeeping.items():
             b.skip(f"{pt} part", n)
@@ -556,7 +557,7 @@ class OpenCodeParser:
                         first_ts = last_ts
                     c.run_event(line, r)
                 else:
-                    b.unknown("(record without a string type)")
+                    b.unknown("(record without a string type)", r, line=line, record=True)
                 continue
             props = r.get("properties")
             if isinstance(t, str) and isinstance(props, dict) and "." in t:
@@ -569,7 +570,8 @@ class OpenCodeParser:
                 last_ts = r.get("timestamp", last_ts)
                 c.run_event(line, r)
             else:
-                b.unknown(t if isinstance(t, str) else "(record without a string type)")
+                b.unknown(t if isinstance(t, str) else "(record without a string type)", r, line=line,
+                          record=True)
         c.finish()
         # run --format json events carry millisecond timestamps
         for key, ts in (("started_at", first_ts), ("ended_at", last_ts)):

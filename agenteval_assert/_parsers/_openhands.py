@@ -88,7 +88,7 @@ class OpenHandsParser:
         last_metrics: dict[str, Any] | None = None
         for line, r in records:
             if not _is_event(r):
-                b.unknown("record that is not an OpenHands event")
+                b.unknown("record that is not an OpenHands event", r, line=line, record=True)
                 continue
             metrics = r.get("llm_metrics")
             if isinstance(metrics, dict):

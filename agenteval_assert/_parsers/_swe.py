@@ -152,7 +152,7 @@ class SweAgentParser:
         n = 0
         for line, rec in records:
             if not isinstance(rec.get("trajectory"), list):
-                b.unknown("record without a trajectory list")
+                b.unknown("record without a trajectory list", rec, line=line, record=True)
                 continue
             n += 1
             if n > 1:
@@ -193,7 +193,7 @@ class SweAgentParser:
             elif role in ("user", "tool"):
                 b.message("user", text, line)
             else:
-                b.unknown(f"history role {role}")
+                b.unknown(f"history role {role}", h, line=line)
 
         turns = _match_turns(steps, assistant_turns)
         timeouts = timeout_patterns(SWE_TIMEOUT_TEMPLATE, _find_key(_replay_config(rec), "command_cancelled_timeout_template"))
@@ -431,7 +431,7 @@ class MiniSweAgentParser:
         b.reply_precedes_actions = True  # the bash block runs after the reply that holds it
         for line, rec in records:
             if not isinstance(rec.get("messages"), list):
-                b.unknown("record without a messages list")
+                b.unknown("record without a messages list", rec, line=line, record=True)
                 continue
             self._run(rec, b, line)
 
@@ -519,7 +519,7 @@ class MiniSweAgentParser:
             elif role == "exit":
                 b.message("system", text, line, meta=True)
             else:
-                b.unknown(f"message role {role}")
+                b.unknown(f"message role {role}", m, line=line)
         if n_timeouts:
             b.note(_TIMEOUT_NOTE.format(n=n_timeouts))
         if format_errors:

@@ -151,6 +151,8 @@ class _ExecRun:
         self.done: set[str] = set()
         self.open: dict[str, None] = {}  # keys of calls with no result yet, in order
         self.subagent_said: dict[str, str] = {}
+        #: the highest ``item_N`` number of the current process run (-1: none yet)
+        self.max_item = -1
         self.rereader = _LineRereader(b.path)
         #: item records with a duplicate "id" key: (first line, first value, last value, count)
         self.duplicate_ids: tuple[int, str, str, int] | None = None
@@ -181,7 +183,7 @@ class _ExecRun:
                         self.b.run_ended = True
                     h = self.dispatch.get(t)
                     if h is None:
-                        self.b.unknown(t)
+                        self.b.unknown(t, r, line=line, record=True)
                     else:
                         h(line, r)
                 elif isinstance(r.get("msg"), dict):
@@ -196,7 +198,7 @@ class _ExecRun:
                 elif _LEGACY_CONFIG_KEYS & r.keys():
                     self.legacy_config(line, r)
                 else:
-                    self.b.unknown("(record without type)")
+                    self.b.unknown("(record without type)", r, line=line, record=True)
         finally:
             self.rereader.close()
         self.finish()
@@ -239,7 +241,26 @@ class _ExecRun:
     def skip_type(self, line: int, r: dict[str, Any]) -> None:
         self.b.skip(f"{r['type']} (streamed delta; the completed item carries the text)")
 
+    def item_sequence(self, line: int, item: dict[str, Any]) -> None:
+        """``item_N`` ids count up in each process run: an id that skips numbers after the run's
+        first item means item records are missing (a line deleted, or a stream cut and pasted).
+        A run whose first id is not ``item_0`` is not flagged: hand-written and scrubbed streams
+        often start further on."""
+        iid = item.get("id")
+        if not isinstance(iid, str) or not iid.startswith("item_"):
+            return
+        digits = iid[5:]
+        if not digits.isdigit() or not digits.isascii() or len(digits) > 9:
+            return
+        n = int(digits)
+        if self.max_item >= 0 and n > self.max_item + 1:
+            gap = n - self.max_item - 1
+            self.b.damaged(line, f"item ids jump from item_{self.max_item} to {iid}: {gap} item record(s) "
+                           "missing", None)
+        self.max_item = max(self.max_item, n)
+
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
+        self.max_item = -1
         self.run += 1
         tid = _str(r.get("thread_id")) or _str(r.get("session_id"))
         if tid is not None:
@@ -327,20 +348,21 @@ class _ExecRun:
         ev: str = r["type"]
         item = r.get("item")
         if not isinstance(item, dict):
-            b.skip(f"{ev} without an item object")
+            b.damaged(line, f"{ev} without an item object", item)
             return
+        self.item_sequence(line, item)
         kind = item.get("type")
         if not isinstance(kind, str):
             kind = item.get("item_type")  # intermediate shape (Sep 2025)
         if not isinstance(kind, str):
-            b.skip(f"{ev} item without a type")
+            b.damaged(line, f"{ev} item without a type", item)
             return
         kind = _ITEM_ALIASES.get(kind, kind)
         if kind in _TOOL_ITEMS:
             self.tool_item(ev, line, r, item, kind)
             return
         if kind not in ("agent_message", "reasoning", "plan", "error"):
-            b.unknown(f"item:{kind}")
+            b.unknown(f"item:{kind}", item, line=line)
             return
         if ev != "item.completed":
             b.skip(f"{ev} of a {kind} item (the completed item carries the text)")
@@ -511,7 +533,7 @@ class _ExecRun:
         elif t in _LEGACY_SKIPPED:
             b.skip(f"legacy {t}")
         else:
-            b.unknown(f"msg:{t}")
+            b.unknown(f"msg:{t}", msg, line=line)
 
     def _legacy_call(
         self, key: str, native: str, name: str, kind: str, args: dict[str, Any], line: int,

@@ -83,6 +83,10 @@ _EVENT_MIRRORS = frozenset(
 )
 #: event_msg types that repeat a response_item: one source per kind (the response_item) is used.
 _EVENT_DUPLICATES = {"user_message": "message", "agent_message": "message", "agent_reasoning": "reasoning"}
+#: Records that may follow a task's end without starting a step (usage, UI events, the next
+#: turn's context).
+_AFTER_END = frozenset({"token_count", "turn_context", "shutdown_complete", "thread_name_updated",
+                        "background_event", "warning", "turn_diff"})
 _CALL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 _OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
 _SKIPPED_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary"})
@@ -127,6 +131,8 @@ class _RolloutRun:
         self.ends: dict[str, tuple[int, dict[str, Any]]] = {}  # call_id -> *_end event
         self.answered: set[str] = set()
         self.compactions = 0
+        #: the rollout brackets its tasks with task_started / task_complete (0.104 and later)
+        self.tasks = False
 
     def feed(self, records: Iterator[Record]) -> None:
         b = self.b
@@ -134,14 +140,19 @@ class _RolloutRun:
             t = r.get("type")
             p = r.get("payload")
             if not isinstance(t, str):
-                b.unknown("(record without type)")
+                b.unknown("(record without type)", r, line=line, record=True)
                 continue
             if not isinstance(p, dict):
                 if t in _ROLLOUT_TYPES:
-                    b.skip(f"{t} without a payload object")
+                    if t == "response_item":
+                        b.damaged(line, "response_item without a payload object", p)
+                    else:
+                        b.skip(f"{t} without a payload object")
                 else:
-                    b.unknown(t)
+                    b.unknown(t, r, line=line, record=True)
                 continue
+            if t == "response_item" or t == "event_msg":
+                self.step_or_end(p)
             ts = _str(r.get("timestamp"))
             if t == "response_item":
                 self.response_item(line, p, ts)
@@ -163,8 +174,22 @@ class _RolloutRun:
             elif t in _ROLLOUT_TYPES:
                 b.skip(t)
             else:
-                b.unknown(t)
+                b.unknown(t, r, line=line, record=True)
         self.finish()
+
+    def step_or_end(self, p: dict[str, Any]) -> None:
+        """Track the end of the run: since 0.104 a rollout brackets every task (turn) with
+        ``task_started`` and ``task_complete`` (or ``turn_aborted``); once one has been seen, the
+        run has ended only when the last task is closed and no step follows it."""
+        t = p.get("type")
+        if t == "task_started":
+            self.tasks = True
+            self.b.run_ended = False
+        elif t in ("task_complete", "turn_aborted"):
+            if self.tasks:
+                self.b.run_ended = True
+        elif self.tasks and t not in _AFTER_END:
+            self.b.run_ended = False
 
     def finish(self) -> None:
         b = self.b
@@ -209,7 +234,7 @@ class _RolloutRun:
         b = self.b
         t = p.get("type")
         if not isinstance(t, str):
-            b.unknown("response_item without type")
+            b.damaged(line, "response_item without a type", p)
             return
         if t == "message":
             role = p.get("role")
@@ -236,7 +261,7 @@ class _RolloutRun:
         elif t in _SKIPPED_ITEMS:
             b.skip(f"response_item {t}")
         else:
-            b.unknown(f"response_item:{t}")
+            b.unknown(f"response_item:{t}", p, line=line)
 
     def call(self, line: int, p: dict[str, Any], t: str, ts: str | None) -> None:
         b = self.b
@@ -286,7 +311,7 @@ class _RolloutRun:
         b = self.b
         cid = _str(p.get("call_id"))
         if cid is None:
-            b.skip(f"{p.get('type')} without call_id")
+            b.damaged(line, f"{p.get('type')} without a call_id", p)
             return
         if cid in self.answered:
             b.skip(f"{p.get('type')} repeating an answered call_id")
@@ -306,7 +331,7 @@ class _RolloutRun:
         b = self.b
         t = p.get("type")
         if not isinstance(t, str):
-            b.unknown("event_msg without type")
+            b.unknown("event_msg without type", p, line=line)
             return
         if t == "token_count":
             info = p.get("info")
@@ -355,7 +380,7 @@ class _RolloutRun:
         if t in _EVENT_MIRRORS:
             b.skip(f"event_msg {t} (UI event; the response_items hold the facts)")
             return
-        b.unknown(f"event_msg:{t}")
+        b.unknown(f"event_msg:{t}", p, line=line)
 
     @staticmethod
     def _end_facts(ev: dict[str, Any], code: int | None, is_error: bool) -> tuple[int | None, bool, str | None]:
