@@ -561,7 +561,7 @@ def test_links() -> None:
 def test_raw_transcript_text(tmp_path: Path) -> None:
     f = tmp_path / "run.jsonl"
     f.write_text('{"a": 1}\n{"token": "sk-live-123"}\n', encoding="utf-8")
-    t = T(path=str(f)).user("x").done()
+    t = T(path=str(f)).user("x").say("ok").done()
     assert c.check_transcript_contains(t, '"a": 1').status is P
     r = c.check_transcript_not_contains(t, "sk-live-")
     assert r.status is F

@@ -171,16 +171,30 @@ def _with_hint(r: CheckResult, hint: Sequence[str]) -> CheckResult:
 
 
 def _incomplete(t: Transcript) -> list[str]:
-    """Why *t* cannot support "X never happened" (``[]`` when it can)."""
+    """Why *t* cannot support "X never happened" (``[]`` when it can).
+
+    The one guard of every absence claim (the ``check_*`` functions through ``_negative``, the
+    Storybook "never" tests through ``storybook._expect._common``): an empty transcript, one that
+    holds only the prompt (no agent activity: a run that never started, or a log cut right after
+    the prompt), and every problem of ``Health.problems()`` (unparsable or damaged records,
+    orphan results, unanswered calls, a missing end of run).
+    """
     reasons = []
     if not t.steps:
         reasons.append("the transcript is empty (no messages, no tool calls)")
+    elif not _agent_acted(t):
+        reasons.append("the transcript holds no agent activity (only the prompt): it shows nothing the agent did")
     reasons.extend(p if p.startswith("the ") else f"the transcript has {p}" for p in t.health.problems())
     if t.run_error is not None:  # whatever else the file holds, the run stopped on a failure
         e = t.run_error
         msg = e.message.splitlines()[0] if e.message else "an error"
         reasons.append(f"the run ended in a run-level error at {e.location}: {cut_middle(msg, 120)}")
     return reasons
+
+
+def _agent_acted(t: Transcript) -> bool:
+    """Some step is the agent's: a tool call, a thinking block or an assistant message."""
+    return any(not isinstance(s, Message) or s.role == "assistant" for s in t.steps)
 
 
 def _inconclusive_evidence(t: Transcript) -> list[Evidence]:

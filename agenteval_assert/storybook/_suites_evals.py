@@ -123,7 +123,14 @@ def found_file_matches(basename_rx: str, pattern: str, *, flags: int = 0, presen
 def src_free_of(word: str) -> Check:
     def run(ctx: EvalContext) -> CheckResult:
         root = ctx.path("src")
-        for p in sorted(root.rglob("*")) if root.is_dir() else []:
+        if not root.is_dir():
+            # "gone from src/" is an absence claim: with no src/ at all there is nothing to show it
+            raise InconclusiveError(CheckResult(
+                name="src_free_of", status=Status.INCONCLUSIVE,
+                summary=f"inconclusive: expected no {word} under src/, but {root} does not exist",
+                expected=f"no {word} under src/", found="no src/ directory",
+            ))
+        for p in sorted(root.rglob("*")):
             if p.is_file():
                 text = p.read_text(encoding="utf-8", errors="replace")
                 if word in text:
@@ -266,7 +273,7 @@ def _811_no_a11y_off(ctx: EvalContext) -> CheckResult:
     if bad:
         raise x._fail("811 a11y", "Expected no workflow call to turn accessibility checks off (a11y: false)",
                       [x._call_evidence(c) for c in bad])
-    return CheckResult.passing("811 a11y", "no call passed a11y: false")
+    return x._never(ctx, "811 a11y", "no call passed a11y: false", x._considered(ctx))
 
 
 def _912_reruns(ctx: EvalContext) -> CheckResult:

@@ -34,6 +34,7 @@ from ._common import _call_evidence as _call_evidence
 from ._common import _considered as _considered
 from ._common import _fail as _fail
 from ._common import _input as _input
+from ._common import _never as _never
 from ._common import _result_evidence as _result_evidence
 from ._common import _story_inputs as _story_inputs
 from ._environment import _read_json_or_missing as _read_json_or_missing

@@ -126,6 +126,22 @@ def _pass(name: str, summary: str, evidence: Iterable[Evidence] = (), **kw: Any)
     return CheckResult.passing(name, summary, evidence, **kw)
 
 
+def _never(ctx: EvalContext, name: str, summary: str, evidence: Iterable[Evidence] = (), **kw: Any) -> CheckResult:
+    """The PASS of a "never happened" expectation, through the checks' one absence guard: an
+    empty, prompt-only, damaged or cut transcript cannot show that something never happened, so
+    the expectation is inconclusive (``InconclusiveError``) instead."""
+    from ...checks._common import _incomplete
+
+    reasons = _incomplete(ctx.transcript)
+    if not reasons:
+        return _pass(name, summary, evidence, **kw)
+    raise InconclusiveError(CheckResult(
+        name=name, status=Status.INCONCLUSIVE, summary=f"inconclusive: {summary}, but {reasons[0]}",
+        expected=summary, found=reasons[0], evidence=tuple(evidence),
+        notes=(*reasons[1:], *ctx.notes, "absence cannot be shown on an incomplete transcript"),
+    ))
+
+
 def _n(ctx: EvalContext, current: str) -> str:
     """The name the active generation uses for *current* (Gen A: the legacy name)."""
     if ctx.profile.generation != "A":

@@ -16,7 +16,7 @@ from ...model import Location, ToolCall, Transcript
 from ...results import CheckResult, Evidence
 from .._context import _MISSING, EvalContext, ShellCommand, json_parse
 from .._url import parse_url
-from ._common import _absent, _fail, _needs_transcript, _pass
+from ._common import _absent, _fail, _needs_transcript, _never, _pass
 from ._js import _compile_user, _search, json_stringify, trunc
 
 __all__ = [
@@ -274,7 +274,10 @@ def expect_dev_server_left_running(ctx: EvalContext) -> CheckResult:
     if killed:
         raise _fail(name, "The dev server must be left running for the user, never killed after verification",
                     _shell_evidence([c for c in ctx.shell_commands if c.command in killed], "(kills the server)"))
-    return _pass(name, f"none of {len(ctx.shell_commands)} shell command(s) killed the dev server")
+    summary = f"none of {len(ctx.shell_commands)} shell command(s) killed the dev server"
+    if ctx.results_path is None:  # the commands come from the transcript: it must be whole
+        return _never(ctx, name, summary)
+    return _pass(name, summary)
 
 
 _BROWSER_TOOL = re.compile(r"^mcp__.+__(?:navigate|preview_start)$")

@@ -23,6 +23,7 @@ from ._common import (
     _input,
     _n,
     _needs_transcript,
+    _never,
     _pass,
     _rename,
     _story_inputs,
@@ -215,7 +216,7 @@ def expect_no_display_review(ctx: EvalContext) -> CheckResult:
     if _REVIEW_SLASH.search(ctx.final_assistant_message or ""):
         raise _fail(name, "Final response must not link to the Storybook review page for a non-visual change",
                     _final_evidence(ctx))
-    return _pass(name, "no review-create call and no review link", _considered(ctx), vacuous=False)
+    return _never(ctx, name, "no review-create call and no review link", _considered(ctx), vacuous=False)
 
 
 def _story_ids(inp: Mapping[str, Any]) -> list[str]:
