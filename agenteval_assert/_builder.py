@@ -34,7 +34,6 @@ from .model import (
     Usage,
 )
 
-
 #: Top-level unknown records kept for the foreign-format check.
 _UNKNOWN_SAMPLE = 20
 
@@ -78,6 +77,25 @@ def call_shape(value: Any) -> str | None:
         elif isinstance(v, list):
             stack.extend(x for x in v[:64] if isinstance(x, (dict, list)))
     return None
+
+
+#: Token counts at or above this are not counts (a JSON integer of thousands of digits).
+_MAX_COUNT = 1 << 63
+
+
+def _finite(v: float) -> bool:
+    import math
+
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _describe_number(v: Any) -> str:
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= _MAX_COUNT:
+        return f"an integer of {len(str(abs(v))) if v.bit_length() < 14000 else 'thousands of'} digits"
+    return repr(v)[:40]
 
 
 def _excerpt(value: Any, limit: int = 80) -> str:
@@ -390,6 +408,22 @@ class TranscriptBuilder:
 
     # -- build -------------------------------------------------------------------------------
 
+    def _usable_usage(self, u: Usage) -> Usage:
+        """*u* without the values no count or amount can be: a token count that is not a
+        non-negative integer below 2**63, a cost that is not a finite non-negative number (``NaN``,
+        ``Infinity``). Each is dropped with a note, so a budget on it is INCONCLUSIVE, never PASS."""
+        fields: dict[str, Any] = {}
+        for name in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"):
+            v = getattr(u, name)
+            if v is not None and (type(v) is not int or not 0 <= v < _MAX_COUNT):
+                fields[name] = None
+                self.note(f"usage: {name} is not a usable token count ({_describe_number(v)}): ignored")
+        c = u.cost_usd
+        if c is not None and (isinstance(c, bool) or not isinstance(c, (int, float)) or not _finite(c) or c < 0):
+            fields["cost_usd"] = None
+            self.note(f"usage: the cost is not a usable amount ({_describe_number(c)}): ignored")
+        return attrs.evolve(u, **fields) if fields else u
+
     def build(self, stats: ReadStats) -> Transcript:
         steps: list[Step] = []
         main_calls: list[ToolCall] = []
@@ -467,6 +501,7 @@ class TranscriptBuilder:
             self.note(f"usage: the log records no usage for {len(unrecorded)} subagent(s) ({shown}): "
                       "usage_total leaves them out")
 
+        self.usage = self._usable_usage(self.usage)
         skipped = Counter(self.skipped)
         if stats.blank:
             skipped["blank lines"] += stats.blank

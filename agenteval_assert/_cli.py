@@ -6,7 +6,9 @@ Exit codes are stable (see ``ExitCode``) and documented in ``docs/cli.md``.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -14,6 +16,7 @@ from typing import Any, TextIO
 
 from ._cli_exit import ExitCode, _worse, current_input
 from ._parsers import FORMATS, load_each
+from ._redact import redact
 from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
 from .model import Transcript, Usage
@@ -192,6 +195,39 @@ def _print_final(t: Transcript, out: TextIO) -> None:
         out.write(f"              ... {_plural(len(lines) - _FINAL_LINES, 'more line')}\n")
 
 
+def _dump_json(doc: Any, out: TextIO, indent: int | None = 2) -> None:
+    """*doc* as strict JSON (RFC 8259): no ``NaN``/``Infinity`` (they become ``null``, as
+    JavaScript's ``JSON.stringify`` writes them), and redacted; one line with ``indent=None``."""
+    from ._redact import redact_json
+
+    try:
+        text = json.dumps(redact_json(doc), indent=indent, ensure_ascii=False, allow_nan=False)
+    except (ValueError, RecursionError):
+        text = json.dumps(redact_json(strict_json(doc)), indent=indent, ensure_ascii=False, allow_nan=False)
+    out.write(text + "\n")
+
+
+#: Containers deeper than this are cut from strict JSON output (``"<nested too deeply>"``).
+_JSON_DEPTH = 200
+
+
+def strict_json(value: Any, depth: int = 0) -> Any:
+    """A copy of a JSON-like *value* that strict JSON can hold: non-finite floats become ``None``,
+    integers too long to print become a string saying so, containers nested deeper than
+    ``_JSON_DEPTH`` become ``"<nested too deeply>"``."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value.bit_length() < 14000 else f"<an integer of {value.bit_length()} bits>"
+    if isinstance(value, (dict, list, tuple)):
+        if depth >= _JSON_DEPTH:
+            return "<nested too deeply>"
+        if isinstance(value, dict):
+            return {str(k): strict_json(v, depth + 1) for k, v in value.items()}
+        return [strict_json(v, depth + 1) for v in value]
+    return value
+
+
 def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .batch import _is_glob, _short, _sniff, expand
 
@@ -230,18 +266,16 @@ def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             assert whole is not None
             doc = summary_dict(whole) if args.json else None
         if doc is not None:
-            if several:
-                out.write(json.dumps(doc, ensure_ascii=False) + "\n")
-            else:
-                json.dump(doc, out, indent=2, ensure_ascii=False)
-                out.write("\n")
+            _dump_json(doc, out, indent=None if several else 2)
             continue
         if found > 1:
             out.write("\n")
+        text = io.StringIO()  # redacted as a whole: secrets in the final response or run errors
         if whole is not None:
-            _print_summary(whole, out)
+            _print_summary(whole, text)
         if members:
-            member_lines(inp.path, members[0].format, members, out)
+            member_lines(inp.path, members[0].format, members, text)
+        out.write(redact(text.getvalue()))
     if not found and worst is ExitCode.OK:
         err.write(f"error: no transcript found in {' '.join(args.paths)}\n")
         worst = ExitCode.INPUT

@@ -15,6 +15,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ._reader import MAX_INPUT_ENV, max_input_bytes, read_input_file
+from .exceptions import TranscriptError
 from .results import cut_middle
 
 if TYPE_CHECKING:
@@ -172,10 +174,17 @@ def _read(path: str, stderr: TextIO) -> str | None:
         if path == "-":
             stream = sys.stdin
             buffer = getattr(stream, "buffer", None)
-            data: str | bytes = buffer.read() if buffer is not None else stream.read()
+            limit = max_input_bytes()
+            data: str | bytes = buffer.read(limit + 1) if buffer is not None else stream.read(limit + 1)
+            if len(data) > limit:
+                stderr.write(f"error: <stdin>: more than the input limit of {limit:,} bytes "
+                             f"(set {MAX_INPUT_ENV} to read more)\n")
+                return None
         else:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_input_file(path, "report")
+    except TranscriptError as exc:
+        stderr.write(f"error: {exc}\n")
+        return None
     except OSError as exc:
         stderr.write(f"error: {path}: cannot read: {exc.strerror or exc}\n")
         return None

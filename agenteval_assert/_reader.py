@@ -11,15 +11,17 @@ not a JSON object becomes a ``LineIssue``.
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import os
+import stat
 from collections.abc import Iterator
 from typing import Any, BinaryIO, Literal
 
 import attrs
 
-from .exceptions import TranscriptError
+from .exceptions import TranscriptError, UsageError
 from .model import LineIssue
 
 Record = tuple[int, dict[str, Any]]
@@ -28,6 +30,126 @@ Shape = Literal["jsonl", "json-array", "json-object", "empty"]
 _WS = b" \t\r\n\f\v"
 _BOM = b"\xef\xbb\xbf"
 _EXCERPT = 80
+
+#: The largest input read, in bytes, unless ``AGENTEVAL_MAX_INPUT_BYTES`` says otherwise: far
+#: above real logs (a long Claude Code session is tens of MB; the benchmark's largest files are
+#: 120 MB), low enough that ``/dev/zero`` or a runaway file fails fast instead of eating memory.
+DEFAULT_MAX_INPUT_BYTES = 2 << 30
+#: Environment variable that overrides ``DEFAULT_MAX_INPUT_BYTES`` (bytes, or with a ``K``, ``M``
+#: or ``G`` suffix: ``AGENTEVAL_MAX_INPUT_BYTES=8G``).
+MAX_INPUT_ENV = "AGENTEVAL_MAX_INPUT_BYTES"
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_NESTING = "JSON nested too deeply to read (deeper than the interpreter's recursion limit)"
+
+
+def max_input_bytes() -> int:
+    """The input size limit in bytes: ``AGENTEVAL_MAX_INPUT_BYTES`` or ``DEFAULT_MAX_INPUT_BYTES``.
+
+    Raises ``UsageError`` when the variable is set to something that is not a positive size.
+    """
+    raw = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_INPUT_BYTES
+    text = raw.upper().removesuffix("B").removesuffix("I")
+    unit = text[-1:] if text[-1:] in _UNITS and text[-1:] else ""
+    number = text[: len(text) - len(unit)].strip()
+    try:
+        value = int(float(number) * _UNITS[unit]) if number else 0
+    except (ValueError, OverflowError):
+        value = 0
+    if value <= 0:
+        raise UsageError(f"{MAX_INPUT_ENV}={raw!r}: expected a positive size in bytes (e.g. 500000000, 800M, 4G)")
+    return value
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_input_file(path: str, what: str = "transcript") -> int:
+    """The size of *path*, after making sure it is a regular file within the size limit.
+
+    A directory, a FIFO, a device (``/dev/zero``, ``/dev/urandom``) or a socket would hang the
+    read, exhaust memory or read as an empty run: each is a ``TranscriptError`` naming the file.
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise TranscriptError(f"cannot read: {exc.strerror or exc}", path=path) from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = _kind(st.st_mode)
+        raise TranscriptError(f"is {kind}, not a {what} file", path=path, expected="a regular file")
+    limit = max_input_bytes()
+    if st.st_size > limit:
+        raise TranscriptError(
+            f"is {st.st_size:,} bytes, more than the input limit of {limit:,} bytes "
+            f"(set {MAX_INPUT_ENV} to read larger files)", path=path)
+    return st.st_size
+
+
+def read_input_file(path: str, what: str = "transcript") -> bytes:
+    """The whole of a regular file within the size limit (``check_input_file``), as bytes."""
+    check_input_file(path, what)
+    limit = max_input_bytes()
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise TranscriptError(f"cannot read: {exc.strerror or exc}", path=path) from None
+    if len(data) > limit:  # it grew while we looked
+        raise TranscriptError(f"is more than the input limit of {limit:,} bytes (set {MAX_INPUT_ENV} "
+                              "to read larger files)", path=path)
+    return data
+
+
+def text_encoding(head: bytes) -> str:
+    """The encoding of a JSON text from its first bytes (RFC 8259 §8.1, as ``json.loads`` does):
+    ``utf-8`` (with or without a BOM), or ``utf-16`` / ``utf-32`` (by their BOM, or by the zero
+    bytes of the first ASCII character)."""
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if len(head) >= 4:
+        if not head[0] and not head[1] and not head[2] and head[3]:
+            return "utf-32-be"
+        if head[0] and not head[1] and not head[2] and not head[3]:
+            return "utf-32-le"
+    if len(head) >= 2:
+        if not head[0] and head[1]:
+            return "utf-16-be"
+        if head[0] and not head[1]:
+            return "utf-16-le"
+    return "utf-8"
+
+
+def decode_input(data: bytes, path: str) -> tuple[bytes, str]:
+    """*data* as UTF-8 bytes, and the encoding it was in: UTF-16 and UTF-32 files (PowerShell 5
+    writes UTF-16 with ``>``) are decoded once, here, so that the parser and the raw-text checks
+    read the same text. Bytes that only look like UTF-16 (binary junk with zero bytes) and do not
+    decode as JSON text are left as they are: the reader reports their lines as unparsable."""
+    enc = text_encoding(data[:4])
+    if enc == "utf-8":
+        return data, enc
+    try:
+        text = data.decode(enc)
+    except UnicodeDecodeError:
+        return data, "utf-8"
+    body = text.removeprefix("\ufeff")
+    if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) \
+            and body[:1] not in ("{", "[", " ", "\t", "\r", "\n", "#"):
+        return data, "utf-8"
+    return body.encode("utf-8", "surrogatepass"), enc
 
 
 @attrs.define
@@ -42,6 +164,8 @@ class ReadStats:
     comments: int = 0
     unparsable: list[LineIssue] = attrs.field(factory=list)
     truncated_tail: bool = False
+    #: the file's text encoding (``utf-8``, or the UTF-16/UTF-32 it was decoded from)
+    encoding: str = "utf-8"
 
 
 class _NotJSON(ValueError):
@@ -80,20 +204,39 @@ class Source:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> Source:
-        """Open a file; raises ``TranscriptError`` when it cannot be read."""
+        """Open a file; raises ``TranscriptError`` when it cannot be read.
+
+        Only regular files within the size limit are read (``check_input_file``); a UTF-16 or
+        UTF-32 file is decoded to UTF-8 first (``decode_input``).
+        """
         p = os.fspath(path)
+        check_input_file(p)
         try:
-            if os.path.isdir(p):
-                raise TranscriptError("is a directory, not a transcript file", path=p, expected="a file")
             stream = open(p, "rb")  # noqa: SIM115 - closed by the record iterator
         except OSError as exc:
             raise TranscriptError(f"cannot read: {exc.strerror or exc}", path=p) from None
+        try:
+            head = stream.read(4)
+            stream.seek(0)
+            if text_encoding(head) != "utf-8":
+                data, enc = decode_input(stream.read(), p)
+                stream.close()
+                src = cls(p, None, data)
+                src.stats.encoding = enc
+                return src
+        except BaseException:
+            stream.close()
+            raise
         return cls(p, stream, None)
 
     @classmethod
     def from_bytes(cls, data: bytes | str, path: str = "<memory>") -> Source:
-        raw = data.encode("utf-8") if isinstance(data, str) else data
-        return cls(path, None, raw)
+        if isinstance(data, str):
+            return cls(path, None, data.encode("utf-8", "surrogatepass"))
+        raw, enc = decode_input(data, path)
+        src = cls(path, None, raw)
+        src.stats.encoding = enc
+        return src
 
     def _peek(self) -> bytes:
         """First non-whitespace bytes (up to 64), without consuming the stream."""
@@ -156,12 +299,12 @@ class Source:
             self._stream.seek(pos)
         try:
             obj = json.loads(first)
-        except ValueError:
+        except (ValueError, RecursionError):
             # A first line that is not a whole object: either a pretty-printed document or a
             # torn/corrupt first JSONL line. The whole-document parse decides.
             try:
                 json.loads(self._whole())
-            except ValueError:
+            except (ValueError, RecursionError):
                 return False
             return True
         return not isinstance(obj, dict)
@@ -227,6 +370,10 @@ class Source:
                     last_issue = LineIssue(n, reason, _excerpt(stripped))
                     st.unparsable.append(last_issue)
                     continue
+                except RecursionError:
+                    last_issue = LineIssue(n, _NESTING, _excerpt(raw))
+                    st.unparsable.append(last_issue)
+                    continue
                 if type(obj) is not dict:
                     last_issue = LineIssue(n, f"a JSON {type(obj).__name__}, not an object", _excerpt(raw))
                     st.unparsable.append(last_issue)
@@ -282,6 +429,9 @@ class Source:
                 continue
             try:
                 obj, new_pos = dec.raw_decode(text, pos)
+            except RecursionError:
+                st.unparsable.append(LineIssue(line, _NESTING, _excerpt(text[pos : pos + 60])))
+                return
             except json.JSONDecodeError as exc:
                 st.unparsable.append(
                     LineIssue(exc.lineno, f"invalid JSON in array: {exc.msg}", _excerpt(text[pos : pos + 60]))
@@ -302,6 +452,13 @@ class Source:
         st = self.stats
         data = self._whole()
         st.lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-        obj = json.loads(data)
+        try:
+            obj = json.loads(data)
+        except RecursionError:
+            st.unparsable.append(LineIssue(1, _NESTING, _excerpt(data[:60])))
+            return
+        except ValueError as exc:  # pragma: no cover - the shape was decided by this very parse
+            st.unparsable.append(LineIssue(1, f"not valid JSON: {exc}", _excerpt(data[:60])))
+            return
         st.records = 1
         yield 1, obj

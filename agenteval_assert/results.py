@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from ._redact import redact, redact_json
 from .exceptions import AgentEvalError
 from .model import Location, ToolCall
 
@@ -127,9 +128,9 @@ class Evidence:
 
     def render(self, limit: int = MAX_VALUE) -> list[str]:
         where = str(self.location) if self.location is not None else "(no location)"
-        lines = [f"{where}  {cut_middle(self.text, limit)}"]
+        lines = [f"{where}  {cut_middle(redact(self.text), limit)}"]
         if self.detail:
-            lines.append(f"    {cut_middle(self.detail, limit)}")
+            lines.append(f"    {cut_middle(redact(self.detail), limit)}")
         return lines
 
 
@@ -260,10 +261,13 @@ class CheckResult:
             lines.append(f"  note: {note}")
         if self.check:
             lines.append(f"  check: {cut_middle(self.check, limit)}")
-        return "\n".join(lines)
+        # Transcripts hold whatever the agent saw, secrets included: never print them in full
+        # (AGENTEVAL_NO_REDACT=1 turns this off for local debugging).
+        return redact("\n".join(lines))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (for ``--output json`` and harnesses); evidence is not elided."""
+        """A JSON-ready dict (for ``--output json`` and harnesses); evidence is not elided;
+        secrets are redacted (``AGENTEVAL_NO_REDACT=1`` turns it off)."""
 
         def ev(e: Evidence) -> dict[str, Any]:
             return {
@@ -276,7 +280,7 @@ class CheckResult:
             }
 
         nm = self.nearest_miss
-        return {
+        doc = {
             "name": self.name,
             "status": self.status.value,
             "summary": self.summary,
@@ -295,6 +299,8 @@ class CheckResult:
             "notes": list(self.notes),
             "check": self.check,
         }
+        redacted: dict[str, Any] = redact_json(doc)
+        return redacted
 
     def __str__(self) -> str:
         return self.render()

@@ -236,6 +236,9 @@ def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], 
                    f"{'1 record' if n == 1 else f'{n} records'} "
                    f"(detection would have said: {_detect_name(head, src)})")
         _foreign_records(parser, b, src)
+        if src.stats.encoding != "utf-8":
+            b.note(f"the file is {src.stats.encoding.upper()} text: decoded to UTF-8 before reading "
+                   "(the raw-text checks decode it the same way)")
         return b.build(src.stats)
 
 

@@ -27,6 +27,7 @@ which is not what these lines are.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -107,8 +108,9 @@ def _classify(data: bytes, issues: list[LineIssue]) -> list[_Line]:
     return out
 
 
-def _amount(value: str, unit: str | None) -> int:
-    return round(float(value) * _SCALE[unit])
+def _amount(value: str, unit: str | None) -> int | None:
+    amount = float(value) * _SCALE[unit]
+    return round(amount) if math.isfinite(amount) else None  # 1e999 tokens: not a count
 
 
 class _Session:
@@ -231,7 +233,10 @@ def _add_tokens(text: str, usage: list[int]) -> bool:
         if m is None:
             continue
         i = {"sent": 0, "received": 1, "cache write": 2, "cache hit": 3}[m.group(3)]
-        usage[i] += _amount(m.group(1), m.group(2))
+        amount = _amount(m.group(1), m.group(2))
+        if amount is None:
+            continue
+        usage[i] += amount
         got = True
     return got
 

@@ -36,6 +36,7 @@ from ..model import Usage
 from ._common import (
     CODEX_EXEC_TYPES,
     CODEX_ROLLOUT_TYPES,
+    as_float,
     content_text,
     decode_arguments,
     split_mcp_name,
@@ -150,9 +151,7 @@ def _nonempty(v: Any) -> str | None:
 
 
 def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return float(v)
+    return as_float(v)
 
 
 def _count(v: Any) -> int | None:
@@ -593,24 +592,6 @@ class _Claude:
         """A subagent's spawning call became known (session logs link late)."""
         self.declare_subagent(agent_id, parent_call_id)
 
-    def chain(self, line: int, rec: dict[str, Any]) -> None:
-        """Follow the ``uuid``/``parentUuid`` links: a record whose parent is not in the file,
-        once the file has shown its start (a record with ``parentUuid: null``), means a line
-        before it is missing. A file that starts mid-conversation (a compaction agent's file,
-        whose first records point into the main session) has no start, and is not checked."""
-        if "parentUuid" in rec:
-            parent = rec["parentUuid"]
-            if parent is None:
-                self.rooted = True
-            elif self.rooted and isinstance(parent, str) and parent not in self.uuids:
-                if self.gaps < 50:
-                    self.b.damaged(line, f"its parent record ({parent[:40]}) is not in the file: a line "
-                                   "before it is missing", None)
-                self.gaps += 1
-        uid = rec.get("uuid")
-        if isinstance(uid, str):
-            self.uuids.add(uid)
-
     def unparented_call(self, agent_id: str, key: str) -> None:
         """A subagent call whose spawning call is not known yet (session logs)."""
 
@@ -979,6 +960,24 @@ class _Session(_Claude):
         v = rec.get("version")
         if isinstance(v, str) and v and v not in self.versions:
             self.versions.append(v)
+
+    def chain(self, line: int, rec: dict[str, Any]) -> None:
+        """Follow the ``uuid``/``parentUuid`` links: a record whose parent is not in the file,
+        once the file has shown its start (a record with ``parentUuid: null``), means a line
+        before it is missing. A file that starts mid-conversation (a compaction agent's file,
+        whose first records point into the main session) has no start, and is not checked."""
+        if "parentUuid" in rec:
+            parent = rec["parentUuid"]
+            if parent is None:
+                self.rooted = True
+            elif self.rooted and isinstance(parent, str) and parent not in self.uuids:
+                if self.gaps < 50:
+                    self.b.damaged(line, f"its parent record ({parent[:40]}) is not in the file: a line "
+                                   "before it is missing", None)
+                self.gaps += 1
+        uid = rec.get("uuid")
+        if isinstance(uid, str):
+            self.uuids.add(uid)
 
     def unparented_call(self, agent_id: str, key: str) -> None:
         self.orphan_calls.setdefault(agent_id, []).append(key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
@@ -193,6 +194,18 @@ def as_int(v: Any) -> int | None:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return None
+
+
+def as_float(v: Any) -> float | None:
+    """A finite float from a JSON number, or ``None``: booleans, ``NaN``, ``Infinity`` and
+    integers too large for a float are not usable amounts (a cost of ``NaN`` is no cost)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) else None
 
 
 def as_dict(v: Any) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from typing import Any
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ..model import Usage
-from ._common import as_int, decode_arguments, iso_ms
+from ._common import as_float, as_int, decode_arguments, iso_ms
 
 __all__ = ["OpenCodeParser", "opencode_evidence"]
 
@@ -507,8 +507,8 @@ def _sum_usage(sources: list[dict[str, Any]]) -> Usage | None:
     for src in sources:
         tokens = src.get("tokens")
         c = src.get("cost")
-        if isinstance(c, (int, float)) and not isinstance(c, bool):
-            cost = (cost or 0.0) + float(c)
+        if (amount := as_float(c)) is not None:
+            cost = (cost or 0.0) + amount
             seen = True
         if not isinstance(tokens, dict):
             continue

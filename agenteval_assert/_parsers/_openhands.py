@@ -20,7 +20,7 @@ from typing import Any
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ..model import Usage
-from ._common import as_dict, as_int, as_str, content_text, decode_arguments, tool_kind
+from ._common import as_dict, as_float, as_int, as_str, content_text, decode_arguments, tool_kind
 
 __all__ = ["OpenHandsParser"]
 
@@ -201,7 +201,7 @@ class OpenHandsParser:
                metrics: dict[str, Any] | None) -> None:
         acc = metrics.get("accumulated_token_usage") if metrics else None
         cost = metrics.get("accumulated_cost") if metrics else None
-        cost_usd = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None
+        cost_usd = as_float(cost)
         if isinstance(acc, dict):
             # litellm's prompt_tokens include the cached tokens; ours exclude them
             prompt = as_int(acc.get("prompt_tokens"))

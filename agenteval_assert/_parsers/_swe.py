@@ -33,7 +33,7 @@ from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ..model import Usage
 from ..shell import parse_shell
-from ._common import as_dict, as_int, as_list, as_str, content_text, decode_arguments
+from ._common import as_dict, as_float, as_int, as_list, as_str, content_text, decode_arguments
 from ._jsondoc import DocumentLines
 
 __all__ = ["MiniSweAgentParser", "SweAgentParser", "swe_agent_kind"]
@@ -293,7 +293,7 @@ class SweAgentParser:
                 b.usage = Usage(
                     input_tokens=as_int(stats.get("tokens_sent")),
                     output_tokens=as_int(stats.get("tokens_received")),
-                    cost_usd=float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None,
+                    cost_usd=as_float(cost),
                 )
                 b.usage_mode = "reported by info.model_stats"
                 if as_int(stats.get("api_calls")) is not None:
@@ -478,8 +478,8 @@ class MiniSweAgentParser:
                 if isinstance(response, dict):
                     seen_usage |= self._usage(response, usage)
                     c = response.get("usage")
-                    if isinstance(c, dict) and isinstance(c.get("cost"), (int, float)):
-                        cost += float(c["cost"])
+                    if isinstance(c, dict) and (amount := as_float(c.get("cost"))) is not None:
+                        cost += amount
                     reasoning = _reasoning(response)
                     if reasoning:
                         b.thinking(reasoning, line)
@@ -533,8 +533,8 @@ class MiniSweAgentParser:
                 output_tokens=usage[1] if seen_usage else None,
                 cache_read_tokens=usage[2] if seen_usage else None,
                 reasoning_tokens=usage[3] if seen_usage else None,
-                cost_usd=float(instance_cost) if isinstance(instance_cost, (int, float))
-                and not isinstance(instance_cost, bool) else (cost if seen_usage else None),
+                cost_usd=as_float(instance_cost) if as_float(instance_cost) is not None
+                else (cost if seen_usage else None),
             )
             b.usage_mode = ("summed per response (extra.response.usage); cost from info.model_stats"
                             if seen_usage else "cost from info.model_stats")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator
 from typing import Any
 
 import attrs
 
-from ..exceptions import UsageError
+from .._reader import decode_input, read_input_file, text_encoding
+from ..exceptions import TranscriptError, UsageError
 from ..matchers import Call, Contains, Matcher, Matches, ToolSpec, as_call
 from ..model import Transcript
 from ..results import CheckResult, Evidence, Status, cut_middle, short_repr
@@ -71,13 +73,39 @@ def _raw_lines(t: Transcript) -> Iterator[tuple[int, str]]:
             notes=("raw-text checks need a transcript loaded from a file",),
         ))
     try:
+        text = _decoded_text(t.path)
+        if text is not None:
+            yield from enumerate(io.StringIO(text, newline="\n"), start=1)
+            return
         with open(t.path, encoding="utf-8", errors="replace") as fh:
             yield from enumerate(fh, start=1)
+    except TranscriptError as exc:
+        raise _CheckFailedToRun(CheckResult(
+            name="transcript_text", status=Status.ERROR, summary=f"error: cannot read {exc}",
+        )) from None
     except OSError as exc:
         raise _CheckFailedToRun(CheckResult(
             name="transcript_text", status=Status.ERROR,
             summary=f"error: cannot read {t.path}: {exc.strerror or exc}",
         )) from None
+
+
+def _decoded_text(path: str) -> str | None:
+    """The text of a UTF-16 or UTF-32 transcript, decoded as the reader decodes it for the parser
+    (``_reader.decode_input``); ``None`` for a UTF-8 file (read as it is)."""
+    with open(path, "rb") as fh:
+        if text_encoding(fh.read(4)) == "utf-8":
+            return None
+    data, enc = decode_input(read_input_file(path), path)
+    return None if enc == "utf-8" else data.decode("utf-8", "replace")
+
+
+def _encoded(t: Transcript) -> bool:
+    """The file is not UTF-8 (UTF-16, UTF-32): its bytes cannot be searched for UTF-8 bytes."""
+    try:
+        return _decoded_text(t.path) is not None
+    except (OSError, TranscriptError):
+        return False
 
 
 def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tuple[int, str]]:
@@ -87,7 +115,7 @@ def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tu
     which costs a fraction of decoding and testing every line; only hit lines are decoded.
     Other matchers are applied line by line.
     """
-    if not (isinstance(m, Contains) and isinstance(m.part, str) and not m.ignore_case):
+    if not (isinstance(m, Contains) and isinstance(m.part, str) and not m.ignore_case) or _encoded(t):
         hits = []
         for no, line in _raw_lines(t):
             if m.matches(line):

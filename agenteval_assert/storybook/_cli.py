@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from .._redact import redact
 from ..exceptions import AgentEvalError, UsageError
 from ._context import EvalContext
 from ._registry import suite, suites
@@ -51,7 +52,8 @@ def run_eval_cli(
     stdout.write(f"storybook/{s.name} on {sandbox}  ({run.context})\n")
     stdout.writelines(f"  note: {note}\n" for note in ctx.notes)
     for o in run.outcomes:
-        stdout.writelines(f"  {line}\n" for line in o.line(verbose=verbose).splitlines())
+        # outcome lines quote the transcript (commands, responses): secrets are redacted
+        stdout.writelines(f"  {line}\n" for line in redact(o.line(verbose=verbose)).splitlines())
     if judge is not None:
         from ..judge._core import hand_written_note, replayed_hand_written
 

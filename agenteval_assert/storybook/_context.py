@@ -23,7 +23,7 @@ from typing import Any, Literal, cast
 import attrs
 
 from .._builder import TranscriptBuilder
-from .._reader import ReadStats
+from .._reader import ReadStats, check_input_file, read_input_file
 from ..exceptions import AgentEvalError, TranscriptError, UsageError
 from ..model import Location, ToolCall, Transcript
 
@@ -241,13 +241,26 @@ def json_parse(text: str | bytes) -> Any:
     return json.loads(text, parse_constant=_reject_constant)
 
 
-def _read_json_file(path: Path, rel: str) -> Any:
+def read_sandbox_text(path: Path, rel: str) -> str:
+    """The text of a sandbox file: a regular file within the input size limit, in UTF-8.
+
+    A FIFO, a device or a directory in its place, an oversized file or bytes that are not UTF-8
+    are a ``SandboxError`` naming the file (never a hang, a ``MemoryError`` or a traceback).
+    """
+    if not path.exists() and not path.is_symlink():
+        raise SandboxError(f"{rel}: file not found (looked at {path})", path=str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SandboxError(f"{rel}: file not found (looked at {path})", path=str(path)) from None
-    except OSError as exc:
-        raise SandboxError(f"{rel}: cannot be read: {exc}", path=str(path)) from None
+        data = read_input_file(str(path), "sandbox")
+    except TranscriptError as exc:
+        raise SandboxError(f"{rel}: cannot be read: {exc.reason}", path=str(path)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SandboxError(f"{rel}: not UTF-8 text (byte {exc.start}: {exc.reason})", path=str(path)) from None
+
+
+def _read_json_file(path: Path, rel: str) -> Any:
+    text = read_sandbox_text(path, rel)
     try:
         return json_parse(text)
     except json.JSONDecodeError as exc:
@@ -256,6 +269,8 @@ def _read_json_file(path: Path, rel: str) -> Any:
         ) from None
     except ValueError as exc:  # NaN, Infinity
         raise SandboxError(f"{rel}: invalid JSON: {exc}", path=str(path)) from None
+    except RecursionError:
+        raise SandboxError(f"{rel}: JSON nested too deeply to read", path=str(path)) from None
 
 
 def _validate_agent_json(data: Any, path: str) -> tuple[str, Integration, bool]:
@@ -293,13 +308,13 @@ def _empty_transcript(path: str, agent: str) -> Transcript:
 def _load_transcript(path: Path, agent: str) -> Transcript:
     from .. import load
 
+    if not path.exists() and not path.is_symlink():
+        raise SandboxError(f"{TRANSCRIPT_PATH}: file not found (looked at {path})", path=str(path))
     try:
-        if path.stat().st_size == 0 or not path.read_bytes().strip():
+        if check_input_file(str(path)) == 0 or not read_input_file(str(path)).strip():
             return _empty_transcript(str(path), agent)
-    except FileNotFoundError:
-        raise SandboxError(f"{TRANSCRIPT_PATH}: file not found (looked at {path})", path=str(path)) from None
-    except OSError as exc:
-        raise SandboxError(f"{TRANSCRIPT_PATH}: cannot be read: {exc}", path=str(path)) from None
+    except TranscriptError as exc:
+        raise SandboxError(f"{TRANSCRIPT_PATH}: cannot be read: {exc.reason}", path=str(path)) from None
     try:
         return load(str(path))
     except TranscriptError as exc:
@@ -453,7 +468,7 @@ class EvalContext:
             agent_json_path=agent_path if agent_path.exists() else None,
             notes=tuple(notes),
             layout="niceeval" if niceeval else "agent-eval",
-            prompt=prompt_file.read_text(encoding="utf-8") if prompt_file.is_file() else None,
+            prompt=read_sandbox_text(prompt_file, PROMPT_PATH) if prompt_file.is_file() else None,
             eval_path=eval_file if eval_file.is_file() else None,
             transcript_missing=missing,
         )
@@ -693,7 +708,7 @@ def _shell_commands_from_results(path: Path, transcript: Transcript, rel: str = 
             f"{rel}: expected a JSON object with o11y.shellCommands, found {type(data).__name__}",
             path=str(path),
         )
-    text = path.read_text(encoding="utf-8")
+    text = read_sandbox_text(path, rel)
     entries = _command_entries(data)
     return _with_outcomes(_locate_commands([e["command"] for e in entries], transcript, path, text), entries)
 

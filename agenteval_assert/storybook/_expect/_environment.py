@@ -67,9 +67,12 @@ def _out_of_context(ctx: EvalContext, name: str, message: str) -> CheckResult:
 
 
 def _read_json_or_missing(path: Path) -> Any:
+    from ..._reader import read_input_file
+    from ...exceptions import TranscriptError
+
     try:
-        return json_parse(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return json_parse(read_input_file(str(path), "JSON").decode("utf-8-sig"))
+    except (TranscriptError, ValueError, RecursionError):  # missing, not a file, not UTF-8 JSON, NaN
         return _MISSING
 
 

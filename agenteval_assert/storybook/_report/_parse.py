@@ -50,6 +50,8 @@ def _describe(text: str) -> str:
             json.loads(stripped)
         except json.JSONDecodeError as exc:
             described += f"; it looks like a --json document but is not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        except RecursionError:
+            described += "; it looks like a --json document but is nested too deeply to read"
     return described
 
 
