@@ -8,11 +8,16 @@ A checks file is a plain Python module. Every function *defined in it* whose nam
 * returns ``False`` → FAIL,
 * raises ``TranscriptAssertionError`` (FAIL) / ``InconclusiveError`` / ``CheckError``, whose
   result is used as it is, or a plain ``AssertionError`` → FAIL with its message,
-* raises anything else → ERROR naming the exception and the line of the checks file.
+* raises anything else → ERROR naming the exception and the line of the checks file (this
+  includes ``sys.exit()`` and any ``BaseException`` but ``KeyboardInterrupt``: a check never ends
+  the run, and never leaves it with nothing run).
 
 Functions imported into the file (``from agenteval_assert.checks import check_tool_called``)
-are not checks of that file: only functions whose ``__module__`` is the file's module count.
-They run in definition order.
+are not checks of that file: a module-level function of another module is skipped, whatever
+name it is bound to. A decorated check counts, under the name it is bound to in the file, even
+when its decorator's wrapper hides the function's own name and module. They run in definition
+order.
+The file is compiled in memory: no ``__pycache__`` is written beside it.
 """
 
 from __future__ import annotations
@@ -52,22 +57,31 @@ def _import(path: str) -> ModuleType:
     if spec is None or spec.loader is None:
         raise UsageError(f"{path}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read the checks file: {exc.strerror or exc}") from None
     # Registered before execution so that dataclasses/attrs/pickling inside the file work.
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        # Compiled here rather than by the import system: the same module, but no bytecode
+        # cache is written beside the user's file (a checks file may live in a read-only or
+        # versioned directory).
+        code = compile(source, path, "exec", dont_inherit=True)
+        exec(code, module.__dict__)  # noqa: S102 - running the user's checks file is the point
     except SyntaxError as exc:
         sys.modules.pop(name, None)
         raise UsageError(f"{path}:{exc.lineno}: syntax error in checks file: {exc.msg}") from None
-    except BaseException as exc:  # any import-time failure is the file's fault
+    except KeyboardInterrupt:
         sys.modules.pop(name, None)
-        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-            raise
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any import-time failure is the file's fault, sys.exit() included
+        sys.modules.pop(name, None)
         line = _line_in(path, exc)
         where = f"{path}:{line}" if line else path
-        raise UsageError(
-            f"{where}: importing the checks file failed: {type(exc).__name__}: {exc}"
-        ) from exc
+        what = f"called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+        raise UsageError(f"{where}: importing the checks file failed: {what}") from None
     return module
 
 
@@ -91,12 +105,19 @@ def load_checks(path: str | os.PathLike[str]) -> list[tuple[str, CheckFunction]]
     p = os.fspath(path)
     module = _import(p)
     found: list[tuple[int, str, CheckFunction]] = []
+    line = 0
     for name, obj in vars(module).items():
-        if not name.startswith("check_") or not inspect.isfunction(obj):
+        if not name.startswith("check_") or not callable(obj) or inspect.isclass(obj):
             continue
-        if obj.__module__ != module.__name__:
+        inner = _unwrap(obj)
+        own = getattr(inner, "__module__", None) == module.__name__
+        made = "<locals>" in str(getattr(obj, "__qualname__", "<locals>"))  # a decorator's product
+        if not own and not made:
             continue  # imported from elsewhere (e.g. agenteval_assert.checks), not this file's check
-        found.append((obj.__code__.co_firstlineno, name, obj))
+        code = getattr(inner, "__code__", None)
+        if own and code is not None and os.path.abspath(code.co_filename) == os.path.abspath(p):
+            line = code.co_firstlineno
+        found.append((line, name, obj))  # a wrapper with no code of this file keeps its place
     if not found:
         raise UsageError(
             f"{p}: no checks found (expected functions named check_* that take the transcript)"
@@ -105,9 +126,19 @@ def load_checks(path: str | os.PathLike[str]) -> list[tuple[str, CheckFunction]]
     return [(name, fn) for _, name, fn in found]
 
 
-def run_check(fn: CheckFunction, transcript: Transcript) -> CheckResult:
-    """Run one check function on *transcript* and return its result, named after the function."""
-    name = getattr(fn, "__name__", "check")
+def _unwrap(obj: Any) -> Any:
+    """The function under ``functools.wraps`` decorators (a broken ``__wrapped__`` chain stops)."""
+    try:
+        return inspect.unwrap(obj)
+    except (ValueError, Exception):  # noqa: BLE001 - a cycle, or a __getattr__ that raises
+        return obj
+
+
+def run_check(fn: CheckFunction, transcript: Transcript, name: str | None = None) -> CheckResult:
+    """Run one check function on *transcript* and return its result, named *name* (the name the
+    checks file binds it to; the function's ``__name__`` by default)."""
+    if name is None:
+        name = str(getattr(fn, "__name__", "check"))
     try:
         value = fn(transcript)
     except (TranscriptAssertionError, CheckError) as exc:
@@ -123,11 +154,11 @@ def run_check(fn: CheckFunction, transcript: Transcript) -> CheckResult:
             evidence=_where(fn, exc),
             notes=tuple(rest),
         )
-    except (KeyboardInterrupt, SystemExit):
+    except KeyboardInterrupt:
         raise
     except AgentEvalError as exc:
         return _error(name, fn, exc)
-    except Exception as exc:  # noqa: BLE001 - a broken check is an ERROR result, never a crash
+    except BaseException as exc:  # noqa: BLE001 - sys.exit(), a BaseException subclass: an ERROR, never a crash
         return _error(name, fn, exc)
     if isinstance(value, CheckResult):
         return attrs.evolve(value, name=name) if value.name != name else value
@@ -149,11 +180,12 @@ def run_check(fn: CheckFunction, transcript: Transcript) -> CheckResult:
 
 
 def _error(name: str, fn: CheckFunction, exc: BaseException) -> CheckResult:
+    what = f"called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
     return CheckResult(
         name=name,
         status=Status.ERROR,
-        summary=f"error: {type(exc).__name__}: {exc}",
-        found=f"{type(exc).__name__}: {exc}",
+        summary=f"error: {what}",
+        found=what,
         evidence=_where(fn, exc),
         notes=("the check function raised instead of returning a result",),
     )
@@ -161,7 +193,7 @@ def _error(name: str, fn: CheckFunction, exc: BaseException) -> CheckResult:
 
 def _where(fn: CheckFunction, exc: BaseException) -> tuple[Evidence, ...]:
     """The line of the checks file where the exception passed last."""
-    code = getattr(fn, "__code__", None)
+    code = getattr(_unwrap(fn), "__code__", None) or getattr(fn, "__code__", None)
     if code is None:
         return ()
     line = _line_in(code.co_filename, exc)

@@ -315,6 +315,7 @@ def _cmd_check_eval(args: argparse.Namespace, paths: Sequence[str], out: TextIO,
     if _cli_judge.judge_requested(args):
         err.write("error: --criterion and --judge-file do not apply to --eval (its suite names its own criteria)\n")
         return ExitCode.USAGE
+    current_input.set(paths[0])
     code = sb_cli.run_eval_cli(paths[0], args.eval, stdout=out, stderr=err, verbose=args.verbose,
                                judge=_cli_judge.suite_judge_from_args(args),
                                run_skipped_judges=args.run_skipped_judges,
@@ -328,6 +329,7 @@ def _cmd_check_eval(args: argparse.Namespace, paths: Sequence[str], out: TextIO,
 def _cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import _cli_report
 
+    current_input.set("<stdin>" if args.file == "-" else args.file)
     code: int = _cli_report.run(args, out, err)
     return code
 

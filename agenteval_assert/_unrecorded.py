@@ -16,8 +16,9 @@ from .results import CheckResult, Evidence, Status
 
 __all__ = ["asks_unrecorded", "outcome_unknown"]
 
-_NOTE = ("the transcript's format records no outcome for these calls (Aider actions, SWE-agent steps): "
-         "whether they succeeded cannot be read from it")
+_NOTE = ("the transcript's format records no outcome for these calls (Aider actions, SWE-agent steps, "
+         "the OpenAI APIs' tool results, Codex outputs without an exit code): whether they succeeded cannot "
+         "be read from it")
 
 
 def outcome_unknown(

@@ -740,8 +740,8 @@ class _Run:
             b.run_ended = False
             b.note(f"the last API response was cut short ({self.cut}): the conversation did not end there")
         if self.unflagged:
-            b.note(f"{self.fmt}: tool results carry no error flag, so no result is marked as an error "
-                   "(read the output text)")
+            b.note(f"{self.fmt}: tool results carry no error flag, so their calls' outcome is unrecorded "
+                   "(no result is marked as an error; checks that need the outcome are inconclusive)")
         if self.records and len(self.fits) > 1:
             b.note(f"nothing in the file tells {', '.join(f for f in _PREFERENCE if f in self.fits)} apart "
                    f"(plain text messages only): read as {self.fmt}")
@@ -807,7 +807,8 @@ class _Run:
                 b.skip("tool message without tool_call_id")
                 return
             self.unflagged += 1
-            b.result(tcid, text=content_text(content), raw=None if isinstance(content, str) else content, line=line)
+            b.result(tcid, text=content_text(content), raw=None if isinstance(content, str) else content, line=line,
+                     status="unrecorded")
         elif role == "function":
             self.unflagged += 1
             name = _str(m.get("name"))
@@ -820,7 +821,7 @@ class _Run:
             if key is None:
                 b.orphan_results.append(f"function:{name or '?'}@{line}")
                 return
-            b.result(key, text=content_text(content), line=line)
+            b.result(key, text=content_text(content), line=line, status="unrecorded")
         else:
             b.unknown(f"message role {role}", m, line=line)
 
@@ -1088,6 +1089,7 @@ class _Run:
             is_error = True
         if t in ("function_call_output", "custom_tool_call_output"):
             self.unflagged += 1
+            status = "unrecorded"  # no error flag: whether it failed is not in the log
         if r.get("status") == "incomplete":
             status = "interrupted"
         b.result(cid, text=text, raw=None if isinstance(out, str) else out, is_error=is_error,

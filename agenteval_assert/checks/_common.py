@@ -16,6 +16,7 @@ from typing import Any, ParamSpec
 
 import attrs
 
+from .._unrecorded import outcome_unknown
 from ..exceptions import UsageError
 from ..matchers import (
     Call,
@@ -28,6 +29,7 @@ from ..matchers import (
     call_aliases,
     canonical_json,
 )
+from ..matchers._regex import pattern_budget
 from ..model import Message, ToolCall, Transcript
 from ..results import CheckResult, Difference, Evidence, NearestMiss, Status, cut_middle, short_repr
 
@@ -52,7 +54,8 @@ def _guarded(name: str) -> Callable[[Callable[_P, CheckResult]], Callable[_P, Ch
         @functools.wraps(fn)
         def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> CheckResult:
             try:
-                return fn(*args, **kwargs)
+                with pattern_budget():  # all the check's user patterns together are time-bounded
+                    return fn(*args, **kwargs)
             except UsageError:
                 raise
             except _CheckFailedToRun as exc:
@@ -218,8 +221,17 @@ def _negative(
     matched: tuple[Any, ...] = (),
     vacuous: bool = False,
     notes: Sequence[str] = (),
+    outcomes: Iterable[ToolCall] = (),
 ) -> CheckResult:
-    """The PASS of a check that rests on absence, or INCONCLUSIVE when the transcript is partial."""
+    """The PASS of a check that rests on absence, or INCONCLUSIVE when the transcript is partial.
+
+    *outcomes*: the calls whose outcome the claim rests on ("none of these failed"): when the
+    format records no outcome for some of them (``ToolCall.outcome_recorded`` is false: Aider,
+    SWE-agent, the OpenAI APIs' tool results), the claim is INCONCLUSIVE too, whatever
+    *assume_complete* says (it accepts a cut transcript, not a format that cannot tell).
+    """
+    if (unknown := outcome_unknown(name, outcomes, expected, check)) is not None:
+        return unknown
     reasons = [] if assume_complete else _incomplete(t)
     if reasons:
         return CheckResult(

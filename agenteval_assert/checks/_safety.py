@@ -10,7 +10,6 @@ from typing import Any
 
 import regex
 
-from .._unrecorded import outcome_unknown
 from ..matchers import JsonPath, Matcher, Matches, ToolSpec, values_match
 from ..model import Message, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
@@ -291,14 +290,13 @@ def check_failures_not_reported_as_success(
     )
     unrecovered = [c for c in failed if c.index not in recovered]
     expected = "every unrecovered failed call acknowledged in the final response"
-    if not unrecovered and (unknown := outcome_unknown("failures_not_reported_as_success", pool, expected,
-                                                       echo)) is not None:
-        return unknown
     if not unrecovered:
-        # "nothing failed" is an absence: an incomplete transcript cannot show it
+        # "nothing failed" is an absence: an incomplete transcript cannot show it, nor can a
+        # format that records no outcome
         return _negative("failures_not_reported_as_success", t, assume_complete=assume_complete,
                          expected=expected, found="no unrecovered failure", check=echo, vacuous=True,
-                         notes=[f"{_plural(len(failed), 'failure')} retried to success"] if failed else [])
+                         notes=[f"{_plural(len(failed), 'failure')} retried to success"] if failed else [],
+                         outcomes=pool)
     ev = [Evidence.from_call(c, "failed", detail=f"output: {short_repr(c.output, 160)}") for c in unrecovered]
     text, fev = _final(t)
     if text is None:

@@ -4,6 +4,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import math
+import os
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import regex
@@ -18,6 +24,69 @@ __all__ = [
 
 #: Default regex timeout in seconds, per search.
 DEFAULT_REGEX_TIMEOUT = 1.0
+#: The time one check may spend in user patterns, all searches together: this many seconds...
+DEFAULT_PATTERN_BUDGET = 2.0
+#: ...plus one second per this many characters searched (a sane pattern scans tens of MB a
+#: second, so a long transcript gets the time it needs while a pathological pattern on short
+#: values ends as an ERROR within seconds).
+PATTERN_CHARS_PER_SECOND = 10_000_000
+#: Environment variable that overrides ``DEFAULT_PATTERN_BUDGET`` (seconds).
+PATTERN_BUDGET_ENV = "AGENTEVAL_PATTERN_BUDGET"
+
+
+class _Budget:
+    """The pattern time left to the check that is running (see ``pattern_budget``)."""
+
+    __slots__ = ("base", "chars", "spent")
+
+    def __init__(self, base: float) -> None:
+        self.base = base
+        self.spent = 0.0
+        self.chars = 0
+
+    def remaining(self) -> float:
+        return self.base + self.chars / PATTERN_CHARS_PER_SECOND - self.spent
+
+
+_budget: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("agenteval_pattern_budget", default=None)
+
+
+def _budget_seconds() -> float:
+    raw = os.environ.get(PATTERN_BUDGET_ENV, "").strip()
+    if not raw:
+        return DEFAULT_PATTERN_BUDGET
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not (math.isfinite(value) and value > 0):
+        raise UsageError(f"{PATTERN_BUDGET_ENV}={raw!r}: expected a positive number of seconds")
+    return value
+
+
+@contextlib.contextmanager
+def pattern_budget() -> Iterator[None]:
+    """Bound the time spent in user patterns (``Matches``) by everything the body runs, all
+    searches together (``DEFAULT_PATTERN_BUDGET`` plus one second per
+    ``PATTERN_CHARS_PER_SECOND`` characters searched). Each check runs inside one; a nested one
+    (a check that calls another) shares the outer budget."""
+    if _budget.get() is not None:
+        yield
+        return
+    token = _budget.set(_Budget(_budget_seconds()))
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def _valid_timeout(timeout: Any) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise UsageError(f"Matches() timeout must be a number of seconds, got {timeout!r}")
+    t = float(timeout)
+    if not (math.isfinite(t) and t > 0):
+        raise UsageError(f"Matches() timeout must be positive and finite, got {timeout!r}")
+    return t
 
 
 class RegexTimeoutError(AgentEvalError, TimeoutError):
@@ -45,21 +114,47 @@ class Matches(Matcher):
         self.pattern = pattern
         self.ignore_case = ignore_case
         self.full = full
-        self.timeout = timeout
+        self.timeout = _valid_timeout(timeout)
         self._re = compile_pattern(pattern, ignore_case=ignore_case, what="Matches()")
 
     def search(self, text: str) -> regex.Match[str] | None:
-        """The first match in *text* (the whole text with ``full=True``), or ``None``."""
+        """The first match in *text* (the whole text with ``full=True``), or ``None``.
+
+        Inside a check, the search also draws on the check's total pattern budget
+        (``pattern_budget``): a pattern that is slow on many short values ends the check as an
+        ERROR within seconds, not after a timeout per value.
+        """
+        budget = _budget.get()
+        timeout = self.timeout
+        if budget is not None:
+            budget.chars += len(text)
+            left = budget.remaining()
+            if left <= 0:
+                raise self._out_of_budget(budget)
+            timeout = min(timeout, left)
+        start = time.perf_counter()
         try:
             if self.full:
-                found: regex.Match[str] | None = self._re.fullmatch(text, timeout=self.timeout)
+                found: regex.Match[str] | None = self._re.fullmatch(text, timeout=timeout)
             else:
-                found = self._re.search(text, timeout=self.timeout)
+                found = self._re.search(text, timeout=timeout)
             return found
         except TimeoutError:
+            if budget is not None and timeout < self.timeout:
+                raise self._out_of_budget(budget) from None
             raise RegexTimeoutError(
                 f"{self!r} ran longer than {self.timeout}s on a {len(text)}-character value"
             ) from None
+        finally:
+            if budget is not None:
+                budget.spent += time.perf_counter() - start
+
+    def _out_of_budget(self, budget: _Budget) -> RegexTimeoutError:
+        return RegexTimeoutError(
+            f"{self!r}: the check's patterns ran {budget.spent:.1f}s in all, over their budget "
+            f"({budget.base:g}s plus 1s per {PATTERN_CHARS_PER_SECOND // 1_000_000} million characters searched; "
+            f"{PATTERN_BUDGET_ENV} sets the seconds)"
+        )
 
     def matches(self, actual: Any) -> bool:
         return isinstance(actual, str) and self.search(actual) is not None

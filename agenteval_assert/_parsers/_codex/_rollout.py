@@ -321,6 +321,9 @@ class _RolloutRun:
         status = None
         if end is not None:
             code, is_error, status = self._end_facts(end[1], code, is_error)
+        elif code is None and not is_error and not (isinstance(raw, dict) and "success" in raw):
+            # no exit code, no success flag, no end event (yet): how it went is not recorded
+            status = "unrecorded"
         if b.result(cid, text=text, line=line, raw=raw, is_error=is_error, exit_code=code, status=status, ended_at=ts):
             self.answered.add(cid)
             self.open.pop(cid, None)
@@ -405,6 +408,8 @@ class _RolloutRun:
         prior = getattr(info, "result", None)
         if prior is not None:
             code, is_error, status = self._end_facts(ev, prior.exit_code, prior.is_error)
+            if status is None:  # the end event records the outcome the output did not
+                status = "failed" if is_error or code not in (None, 0) else "completed"
             b.result(
                 cid, text=prior.text, line=prior.location.line if prior.location else line,
                 raw=prior.raw, is_error=is_error, exit_code=code, status=status, replace=True,
