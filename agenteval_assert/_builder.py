@@ -41,7 +41,7 @@ _UNKNOWN_SAMPLE = 20
 CALL_TYPES = frozenset({
     "tool_use", "server_tool_use", "mcp_tool_use", "tool_call", "tool-call", "toolCall", "tool_calls",
     "function_call", "functionCall", "custom_tool_call", "local_shell_call", "mcp_tool_call", "mcp_call",
-    "command_execution", "file_change", "tool-invocation", "tool_invocation", "tool_request",
+    "command_execution", "file_change", "tool-invocation", "tool_invocation", "tool_request", "tool",
 })
 #: Keys whose (non-empty) value is a call in the formats we know (OpenAI ``tool_calls``, Gemini
 #: ``functionCall``...).

@@ -1029,6 +1029,8 @@ class _Run:
         cid = _str(r.get("call_id")) or _str(r.get("id"))
         raw: str | None = None
         if t in ("function_call", "custom_tool_call", "tool_search_call"):
+            if t != "tool_search_call" and not _str(r.get("name")):
+                self.b.damaged(line, f"{t} without a name", r)
             name = _str(r.get("name")) or t
             ns = _str(r.get("namespace"))
             if ns and not name.startswith(ns):

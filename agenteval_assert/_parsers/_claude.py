@@ -793,6 +793,7 @@ class ClaudeStreamJsonParser:
         if b.session_id is None:
             b.session_id = _nonempty(rec.get("session_id"))
         if sub == "init":
+            b.run_ended = False  # a run started: its end record must follow
             sid = _nonempty(rec.get("session_id"))
             if sid is not None:
                 b.session_id = sid
@@ -829,7 +830,7 @@ class ClaudeStreamJsonParser:
             task_id = _nonempty(rec.get("task_id"))
             if task_id is not None:
                 b.metadata.setdefault("subagent_task_ids", {})[tid] = task_id
-        elif sub in _STREAM_SKIP_SYSTEM:
+        elif isinstance(sub, str) and sub in _STREAM_SKIP_SYSTEM:
             b.skip(f"system/{sub}")
             if sub == "compact_boundary":
                 b.note("the conversation was compacted (system/compact_boundary)")

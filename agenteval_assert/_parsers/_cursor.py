@@ -216,6 +216,7 @@ class CursorStreamJsonParser:
         if sub != "init":
             b.unknown(f"system/{sub}" if isinstance(sub, str) else "system (no subtype)")
             return
+        b.run_ended = False  # a run started: its result event must follow
         sid = _str(r.get("session_id"))
         if sid is not None:
             b.session_id = sid
@@ -236,13 +237,13 @@ class CursorStreamJsonParser:
         tc = r.get("tool_call")
         found = _tool(tc) if isinstance(tc, dict) else None
         if found is None:
-            b.skip(f"tool_call/{sub} without a single <kind>ToolCall object")
+            b.damaged(line, f"tool_call/{sub} without a single <kind>ToolCall object", tc)
             return
         name, body = found
         if cid is None:
             cid = _str(body.get("args", {}).get("toolCallId") if isinstance(body.get("args"), dict) else None)
         if cid is None:
-            b.skip(f"tool_call/{sub} without call_id")
+            b.damaged(line, f"tool_call/{sub} without call_id", r)
             return
         args, raw_args = decode_arguments(body.get("args"))
         server = tool = None

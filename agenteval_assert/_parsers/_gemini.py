@@ -297,6 +297,7 @@ class GeminiStreamJsonParser:
                 continue
             flush()
             if t == "init":
+                b.run_ended = False  # a run started: its result event must follow
                 if isinstance(r.get("session_id"), str):
                     b.session_id = r["session_id"]
                 if isinstance(r.get("model"), str):

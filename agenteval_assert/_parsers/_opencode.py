@@ -172,6 +172,7 @@ class _Collector:
         self.finishes: dict[str, dict[str, Any]] = {}
         #: the session of every step-finish part (usage is kept per agent)
         self.finish_sessions: dict[str, str | None] = {}
+        self.finish_lines: dict[str, int] = {}
         #: bookkeeping parts by type, and re-sent parts (counted in ``health.skipped`` at the end)
         self.bookkeeping: Counter[str] = Counter()
         self.resent = 0
@@ -198,6 +199,7 @@ class _Collector:
                 key = pid if isinstance(pid, str) else f"#line{line}"
                 self.finishes[key] = part
                 self.finish_sessions[key] = sid
+                self.finish_lines[key] = line
             self.bookkeeping[pt] += 1
             return pt
         if not isinstance(pid, str) or not pid:
@@ -403,6 +405,7 @@ class _Collector:
             else:
                 b.unknown(f"part {pt}" if isinstance(pt, str) else "part without type", part, line=p.last)
         b.set_final_response(final)
+        self.steps_without_their_calls()
         for pt, n in self.bookkeeping.items():
             b.skip(f"{pt} part", n)
         if self.resent:
@@ -410,12 +413,23 @@ class _Collector:
         self.model_and_errors(main)
         self.usage(main)
 
+    def steps_without_their_calls(self) -> None:
+        """A step that finished to run tools (``step-finish`` reason ``tool-calls``) and whose
+        message holds no tool part lost its calls (a deleted or unreadable line)."""
+        with_tools = {mid for p in self.parts.values()
+                      if p.part.get("type") == "tool" and isinstance(mid := p.part.get("messageID"), str)}
+        for key, part in self.finishes.items():
+            mid = part.get("messageID")
+            if part.get("reason") == "tool-calls" and isinstance(mid, str) and mid not in with_tools:
+                self.b.damaged(self.finish_lines.get(key, 1), "a step that ended to run tools (step-finish reason "
+                               "tool-calls) holds no tool part: its calls are missing")
+
     def tool(self, p: _Part, agent: str | None, spawned: dict[str, tuple[str, dict[str, Any]]]) -> None:
         b = self.b
         part = p.part
         name = _str(part.get("tool"))
         if name is None:
-            b.skip("tool part without a tool name")
+            b.damaged(p.first, "tool part without a tool name", part)
             return
         cid = _str(part.get("callID")) or _str(part.get("id")) or f"#line{p.first}"
         state = part.get("state")

@@ -177,8 +177,8 @@ class _ExecRun:
             for line, r in records:
                 t = r.get("type")
                 if isinstance(t, str):
-                    if t.startswith("item."):
-                        self.b.run_ended = False  # a step: the turn's end must come after it
+                    if t.startswith("item.") or t in ("turn.started", "thread.started", "session.created"):
+                        self.b.run_ended = False  # a step, or a run started: the turn's end must follow
                     elif t in ("turn.completed", "turn.failed"):
                         self.b.run_ended = True
                     h = self.dispatch.get(t)
@@ -400,11 +400,16 @@ class _ExecRun:
             b.skip(f"{ev} of an item already completed")
             return
         name, ckind, args, server, tool = _tool_item_fields(kind, item)
+        unnamed = kind == "mcp_tool_call" and (server is None or tool is None)
+        if unnamed:
+            b.damaged(line, "mcp_tool_call item without a server and tool name", item)
         if kind == "collab_tool_call":
             self.collab(line, item, native, ev == "item.completed")
         if b.call_info(key) is None:
             b.call(key, id=native, name=name, kind=ckind, arguments=args, line=line, server=server, tool=tool)
             self.open[key] = None
+        elif unnamed:  # a damaged later version does not rename the call
+            b.update_call(key, arguments=args)
         else:
             # The latest version of the item is authoritative; the first event kept its order.
             b.update_call(key, name=name, kind=ckind, arguments=args, server=server, tool=tool)

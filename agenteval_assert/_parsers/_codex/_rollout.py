@@ -83,6 +83,18 @@ _EVENT_MIRRORS = frozenset(
 )
 #: event_msg types that repeat a response_item: one source per kind (the response_item) is used.
 _EVENT_DUPLICATES = {"user_message": "message", "agent_message": "message", "agent_reasoning": "reasoning"}
+def _writes_tasks(version: Any) -> bool:
+    """Whether a rollout written by Codex *version* brackets its tasks (0.104 and later)."""
+    if not isinstance(version, str):
+        return False
+    parts = version.split("-", 1)[0].split(".")
+    try:
+        nums = tuple(int(x) for x in parts[:2])
+    except ValueError:
+        return False
+    return len(nums) == 2 and nums >= (0, 104)
+
+
 #: Records that may follow a task's end without starting a step (usage, UI events, the next
 #: turn's context).
 _AFTER_END = frozenset({"token_count", "turn_context", "shutdown_complete", "thread_name_updated",
@@ -188,7 +200,7 @@ class _RolloutRun:
         elif t in ("task_complete", "turn_aborted"):
             if self.tasks:
                 self.b.run_ended = True
-        elif self.tasks and t not in _AFTER_END:
+        elif self.tasks and not (isinstance(t, str) and t in _AFTER_END):
             self.b.run_ended = False
 
     def finish(self) -> None:
@@ -217,6 +229,11 @@ class _RolloutRun:
 
     def session_meta(self, p: dict[str, Any]) -> None:
         b = self.b
+        if _writes_tasks(p.get("cli_version")) and not self.tasks:
+            # 0.104 and later bracket every task with task_started / task_complete: a rollout of
+            # such a version with no task_complete yet has not ended (or was cut)
+            self.tasks = True
+            b.run_ended = False
         sid = _str(p.get("id"))
         if b.session_id is not None:
             if sid and sid != b.session_id:
@@ -268,6 +285,8 @@ class _RolloutRun:
         cid = _str(p.get("call_id")) or _str(p.get("id"))
         raw_args: str | None = None
         server = tool = None
+        if t in ("function_call", "custom_tool_call") and not _str(p.get("name")):
+            b.damaged(line, f"{t} without a name", p)
         if t == "function_call":
             name = _str(p.get("name")) or t
             ns = _str(p.get("namespace"))
