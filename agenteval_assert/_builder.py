@@ -410,14 +410,16 @@ class TranscriptBuilder:
 
     def _usable_usage(self, u: Usage) -> Usage:
         """*u* without the values no count or amount can be: a token count that is not a
-        non-negative integer below 2**63, a cost that is not a finite non-negative number (``NaN``,
+        non-negative integer below 2**63 (then no token count is kept: a total made of the others
+        would be too low), a cost that is not a finite non-negative number (``NaN``,
         ``Infinity``). Each is dropped with a note, so a budget on it is INCONCLUSIVE, never PASS."""
         fields: dict[str, Any] = {}
-        for name in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"):
+        names = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+        for name in names:
             v = getattr(u, name)
             if v is not None and (type(v) is not int or not 0 <= v < _MAX_COUNT):
-                fields[name] = None
-                self.note(f"usage: {name} is not a usable token count ({_describe_number(v)}): ignored")
+                self.note(f"usage: {name} is not a usable token count ({_describe_number(v)}): no token count is kept")
+                fields.update(dict.fromkeys(names))
         c = u.cost_usd
         if c is not None and (isinstance(c, bool) or not isinstance(c, (int, float)) or not _finite(c) or c < 0):
             fields["cost_usd"] = None

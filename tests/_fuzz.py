@@ -23,11 +23,13 @@ formats pages). Those mutants are exempt from law 2 (``undetectable``), never fr
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
+import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -159,16 +161,25 @@ _RETYPES: tuple[Callable[[Any], Any], ...] = (
 SPECIAL_NUMBERS: tuple[Any, ...] = (math.nan, math.inf, -math.inf, 1e400, 10**4000, -(10**20), 2**64)
 
 
-def _dump(value: Any) -> bytes:
-    # NaN, Infinity and huge integers are what Python's own json writes (and reads back)
-    import sys
-
-    old = sys.get_int_max_str_digits()
+@contextlib.contextmanager
+def unlimited_int_digits() -> Iterator[None]:
+    """Lift the integer-string conversion limit (3.10.7+, 3.11+) while test data is written."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:
+        yield
+        return
+    old = get()
     sys.set_int_max_str_digits(0)
     try:
-        return json.dumps(value, ensure_ascii=False).encode()
+        yield
     finally:
         sys.set_int_max_str_digits(old)
+
+
+def _dump(value: Any) -> bytes:
+    # NaN, Infinity and huge integers are what Python's own json writes (and reads back)
+    with unlimited_int_digits():
+        return json.dumps(value, ensure_ascii=False).encode()
 
 
 def call_lines(seed: Seed) -> list[int]:
@@ -251,7 +262,7 @@ def mutant_of(draw: st.DrawFn, seed: Seed, kind: str, seeds: tuple[Seed, ...]) -
         what = f"line {i + 1} at {'/'.join(map(str, path))}, {depth} levels"
         # json.dumps would recurse: the nesting is written as text
         text = _dump(rec) if depth < 500 else _nest_text(rec, path, depth)
-        return Mutant(seed, kind, what, b"".join(lines[:i] + [text + b"\n"] + lines[i + 1 :]))
+        return Mutant(seed, kind, what, b"".join([*lines[:i], text + b"\n", *lines[i + 1 :]]))
     else:  # number
         nums = [p for p in paths if isinstance(_get(rec, p), (int, float)) and not isinstance(_get(rec, p), bool)]
         path = draw(st.sampled_from(nums)) if nums else (draw(st.sampled_from(paths)) if paths else ())
@@ -260,7 +271,7 @@ def mutant_of(draw: st.DrawFn, seed: Seed, kind: str, seeds: tuple[Seed, ...]) -
             _set(rec, path, special)
         what = f"line {i + 1} at {'/'.join(map(str, path))} = {'huge int' if isinstance(special, int) and abs(special) > 2**70 else special!r}"
     body = _dump(rec) + b"\n"
-    return Mutant(seed, kind, what, b"".join(lines[:i] + [body] + lines[i + 1 :]))
+    return Mutant(seed, kind, what, b"".join([*lines[:i], body, *lines[i + 1 :]]))
 
 
 def _nest_text(rec: Any, path: tuple[Any, ...], depth: int) -> bytes:

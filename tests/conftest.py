@@ -14,6 +14,14 @@ CORPUS = ROOT / "tests" / "corpus"
 CORPUS_MORE = ROOT / "tests" / "corpus-more"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fuzz-examples", type=int, default=None, metavar="N",
+        help="mutants per mutation kind in tests/test_fuzz.py (default: a bounded CI run; "
+             "also AGENTEVAL_FUZZ_EXAMPLES)",
+    )
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     if not CORPUS.is_dir():  # a missing corpus must fail loudly, never skip the real-data tests
