@@ -246,10 +246,10 @@ def _loaded(checks: Checks) -> list[CheckFn]:
 
             fns.extend(HEALTH_CHECKS)
         if checks.files:
-            from ._checks_file import load_checks
+            from ._checks_file import load_checks, named_check
 
             for f in checks.files:
-                fns.extend(fn for _, fn in load_checks(f))
+                fns.extend(named_check(name, fn) for name, fn in load_checks(f))
         fns.extend(_import_function(ref) for ref in checks.functions)
     _LOADED[key] = fns
     return fns

@@ -141,7 +141,8 @@ def test_summary_prints_a_multi_line_final_response_and_says_when_it_is_not_the_
     text = buf.getvalue()
     assert "  final       line 0\n" in text and "              line 5\n" in text
     assert "line 6\n" not in text and "              ... 14 more lines\n" in text
-    assert "  health      clean: 1 record on 1 line\n" in text
+    # a stream-json assistant record with no `result` after it: read whole, but not complete
+    assert "  health      INCOMPLETE: 1 record on 1 line\n" in text
 
 
 def test_check_passes_on_a_healthy_sample() -> None:

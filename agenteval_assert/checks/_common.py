@@ -179,19 +179,19 @@ def _incomplete(t: Transcript) -> list[str]:
     The one guard of every absence claim (the ``check_*`` functions through ``_negative``, the
     Storybook "never" tests through ``storybook._expect._common``): an empty transcript, one that
     holds only the prompt (no agent activity: a run that never started, or a log cut right after
-    the prompt), and every problem of ``Health.problems()`` (unparsable or damaged records,
-    orphan results, unanswered calls, a missing end of run).
+    the prompt), every problem of ``Health.problems()`` (unparsable or damaged records, orphan
+    results, unanswered calls, a missing end of run), and a run that ended in a run-level error.
     """
     reasons = []
     if not t.steps:
         reasons.append("the transcript is empty (no messages, no tool calls)")
-    elif not _agent_acted(t):
-        reasons.append("the transcript holds no agent activity (only the prompt): it shows nothing the agent did")
-    reasons.extend(p if p.startswith("the ") else f"the transcript has {p}" for p in t.health.problems())
     if t.run_error is not None:  # whatever else the file holds, the run stopped on a failure
         e = t.run_error
         msg = e.message.splitlines()[0] if e.message else "an error"
         reasons.append(f"the run ended in a run-level error at {e.location}: {cut_middle(msg, 120)}")
+    if t.steps and not _agent_acted(t):
+        reasons.append("the transcript holds no agent activity (only the prompt): it shows nothing the agent did")
+    reasons.extend(p if p.startswith("the ") else f"the transcript has {p}" for p in t.health.problems())
     return reasons
 
 
