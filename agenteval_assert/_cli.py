@@ -229,7 +229,7 @@ def strict_json(value: Any, depth: int = 0) -> Any:
 
 
 def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .batch import _is_glob, _short, _sniff, expand
+    from .batch import _is_glob, _screen, _short, expand
 
     # One file gives the document it always has; several inputs (or a directory, or a pattern)
     # give one document per transcript: JSON Lines with --json.
@@ -242,14 +242,14 @@ def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"error: {inp.path}: {inp.problem}\n")
             worst = _worse(worst, ExitCode.INPUT)
             continue
-        why = _sniff(inp.path) if inp.discovered else None
-        if why is not None:
+        why, unreadable = _screen(inp.path) if inp.discovered else (None, True)
+        if why is not None and not unreadable:
             err.write(f"skipped {inp.path}: {why}\n")
             continue
         try:
             whole, members = load_each(inp.path, format=args.format)
         except AgentEvalError as exc:
-            if inp.discovered:
+            if not unreadable:
                 err.write(f"skipped {inp.path}: {_short(exc)}\n")
                 continue
             if not several:

@@ -190,8 +190,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO, *,
             raise UsageError(str(exc)) from None
     inputs = list(expand(args.paths, sandboxes=args.eval is not None))
     fmt = args.output_format
-    if (args.eval is not None and len(inputs) == 1 and fmt == "text" and not args.output and not args.dask_scheduler
-            and not args.html):
+    if (args.eval is not None and len(inputs) == 1 and inputs[0].problem is None and fmt == "text" and not args.output
+            and not args.dask_scheduler and not args.html):
         return eval_one(args, [inputs[0].path], out, err)  # one sandbox: the eval's own report
     # The LLM judge runs in this process (its cost cap is run-wide, its cassettes are shared).
     extra = None
@@ -212,10 +212,6 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO, *,
         raise UsageError("the LLM judge runs in this process (its cost cap is run-wide): "
                          "--dask-scheduler does not apply with the judge options")
     checks.validate()  # a bad checks file or suite name: exit 2 before any work
-    if not inputs:
-        what = "sandbox" if args.eval is not None else "file"
-        err.write(f"error: no {what} found in {' '.join(args.paths)}\n")
-        return ExitCode.INPUT
     with contextlib.ExitStack() as stack:
         machine: TextIO | None = None
         text: TextIO | None = None

@@ -9,8 +9,9 @@ file, a suite name) and sends back detached results, and the transcript is dropp
 checks have run: memory stays bounded however many paths go in.
 
 ``expand(args)`` turns command-line arguments into inputs: a file is an input, a directory is
-walked (every file a format reads; the others come back as skipped results, not errors), a glob
-pattern is expanded, and a Storybook sandbox (a directory holding ``__agent_eval__/`` or
+walked (every file a format reads; the others come back as skipped results, not errors, unless
+their name says transcript: see ``TRANSCRIPT_SUFFIXES``), a glob pattern is expanded, and a
+Storybook sandbox (a directory holding ``__agent_eval__/`` or
 ``__niceeval__/``) is one input when an eval suite runs (else its
 ``__agent_eval__/transcript.txt`` is).
 """
@@ -63,7 +64,8 @@ class Input:
         path: the file or the sandbox directory.
         kind: ``file`` or ``sandbox``.
         discovered: found by walking a directory: when no format reads it, the result is
-            *skipped* (listed, not counted) rather than *unreadable*.
+            *skipped* (listed, not counted) rather than *unreadable*, unless its name says
+            transcript or it cannot be read at all.
         problem: known before reading (a glob that matched nothing): the result is unreadable.
         skip: known before reading not to be a transcript (a sandbox without one): the result
             is skipped, with this reason.
@@ -142,18 +144,45 @@ def _is_sandbox(path: str) -> bool:
 
 
 def _walk(root: str, *, sandboxes: bool) -> Iterator[Input]:
-    """Every candidate under *root*, in sorted order (files of a directory before its subdirectories)."""
-    for dirpath, dirnames, filenames in os.walk(root):
+    """Every candidate under *root*, in sorted order (files of a directory before its subdirectories).
+
+    Symbolic links to directories are followed (as a ``**`` pattern follows them), each real
+    directory once (a link back to a parent does not loop); a directory that cannot be listed is
+    an unreadable input, never silently left out."""
+    errors: list[OSError] = []
+    seen: set[str] = {os.path.realpath(root)}
+    for dirpath, dirnames, filenames in os.walk(root, onerror=errors.append, followlinks=True):
+        yield from _listing_errors(errors, sandboxes)
         dirnames.sort()
         if dirpath != root and _is_sandbox(dirpath):
             dirnames.clear()
             yield from _sandbox_input(dirpath, sandboxes=sandboxes)
             continue
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
+        kept = []
+        for d in dirnames:
+            if d in SKIP_DIRS:
+                continue
+            real = os.path.realpath(os.path.join(dirpath, d))
+            if real in seen:
+                continue  # a link to a directory already walked (or to one of its parents)
+            seen.add(real)
+            kept.append(d)
+        dirnames[:] = kept
         if sandboxes:
             continue  # an eval runs on sandboxes only: plain files are not candidates
         for name in sorted(filenames):
             yield Input(os.path.join(dirpath, name), discovered=True)
+    yield from _listing_errors(errors, sandboxes)
+
+
+def _listing_errors(errors: list[OSError], sandboxes: bool) -> Iterator[Input]:
+    """A directory ``os.walk`` could not list: an unreadable input (the transcripts in it are not
+    seen, so the run must not read as complete)."""
+    for exc in errors:
+        path = os.fspath(exc.filename) if exc.filename is not None else "?"
+        yield Input(path, kind="sandbox" if sandboxes else "file",
+                    problem=f"cannot list this directory: {exc.strerror or exc}")
+    errors.clear()
 
 
 def _sandbox_input(path: str, *, sandboxes: bool) -> Iterator[Input]:
@@ -176,9 +205,12 @@ def expand(args: Iterable[str | os.PathLike[str]], *, sandboxes: bool = False) -
     """The inputs named by command-line style *args*, in order, each path once.
 
     * a file is an input (unreadable if no format reads it);
-    * a directory is walked recursively (skipping ``SKIP_DIRS``); each file found is an input
-      that is *skipped* if no format reads it; a sandbox directory found on the way stands for
-      its transcript, or, with *sandboxes* (an eval suite runs), for itself;
+    * a directory is walked recursively (skipping ``SKIP_DIRS``, following links to
+      directories, each real directory once); each file found is an input that is *skipped* if
+      no format reads it, unless its name says transcript (then it is unreadable); a
+      subdirectory that cannot be listed, and a directory with no file, are unreadable inputs;
+      a sandbox directory found on the way stands for its transcript, or, with *sandboxes* (an
+      eval suite runs), for itself;
     * a pattern with ``*``, ``?`` or ``[`` (``**`` spans directories, but not ``SKIP_DIRS``) is
       expanded in sorted order, each match treated as above; a pattern that matches nothing is
       an unreadable input.
@@ -187,7 +219,7 @@ def expand(args: Iterable[str | os.PathLike[str]], *, sandboxes: bool = False) -
     for arg in args:
         a = os.fspath(arg)
         for inp in _expand_one(a, sandboxes=sandboxes):
-            key = os.path.normpath(os.path.abspath(inp.path))
+            key = os.path.realpath(inp.path)  # a file reached through a link is still the same file
             if key in seen:
                 continue
             seen.add(key)
@@ -217,8 +249,14 @@ def _expand_path(path: str, *, sandboxes: bool) -> Iterator[Input]:
     if os.path.isdir(path):
         if _is_sandbox(path):
             yield from _sandbox_input(path, sandboxes=sandboxes)
-        else:
-            yield from _walk(path, sandboxes=sandboxes)
+            return
+        found = False
+        for inp in _walk(path, sandboxes=sandboxes):
+            found = True
+            yield inp
+        if not found:  # never a pass on nothing: the directory is named, as a pattern that matches nothing is
+            what = "no sandbox" if sandboxes else "no file"
+            yield Input(path, kind="sandbox" if sandboxes else "file", problem=f"{what} in this directory")
     else:
         yield Input(path, kind="sandbox" if sandboxes else "file")
 
@@ -280,22 +318,67 @@ def _run_checks(fns: Sequence[CheckFn], t: Transcript) -> list[CheckResult]:
     return [fn(t) if fn in HEALTH_CHECKS else run_check(fn, t) for fn in fns]
 
 
-def _sniff(path: str) -> str | None:
-    """Why a file found in a directory is obviously not a transcript, or ``None`` (the formats'
-    detection decides the rest). Cheap: one stat and the first bytes."""
+#: Names that say "transcript": a file found in a directory under such a name that no format
+#: reads is unreadable (a damaged or foreign transcript must not vanish from the run), while
+#: any other file no format reads (a README, a config, an image) is skipped.
+TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".traj", ".eval", ".aider.chat.history.md")
+TRANSCRIPT_NAMES = frozenset({"transcript.txt"})
+#: How far into a ``.json`` file the first line is looked for (``_json_lines``).
+_FIRST_LINE_MAX = 1 << 20
+
+
+def _named_transcript(path: str) -> bool:
+    """The file's name alone says it is a transcript (``TRANSCRIPT_SUFFIXES``, ``TRANSCRIPT_NAMES``)."""
+    name = os.path.basename(path)
+    return name in TRANSCRIPT_NAMES or name.lower().endswith(TRANSCRIPT_SUFFIXES)
+
+
+def _json_lines(f: Any) -> bool:
+    """A ``.json`` file that holds JSON Lines (its first line is a whole JSON object and another
+    line follows): records, as an agent's ``--output-format stream-json`` saved as ``.json``. A
+    single JSON document (a config, a cassette, ``package.json``) is not."""
+    import json
+
+    f.seek(0)
+    first = f.readline(_FIRST_LINE_MAX).removeprefix(b"\xef\xbb\xbf")
+    while first and not first.strip():
+        first = f.readline(_FIRST_LINE_MAX)
+    if not first.endswith(b"\n"):
+        return False
+    try:
+        doc = json.loads(first)
+    except ValueError:
+        return False
+    if not isinstance(doc, dict):
+        return False
+    return any(line.strip() for line in iter(lambda: f.readline(_FIRST_LINE_MAX), b""))
+
+
+def _screen(path: str) -> tuple[str | None, bool]:
+    """A file found in a directory, looked at cheaply (one stat, the first bytes): why it is
+    obviously not a transcript (or ``None``: the formats' detection decides), and whether a
+    failure to read it is *unreadable* rather than *skipped*: its name says transcript, or it
+    cannot be read at all (a file nobody can look at is never "not a transcript")."""
+    named = _named_transcript(path)
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            return "not a regular file"
+            return "not a regular file", False
         with open(path, "rb") as f:
             head = f.read(_SNIFF)
+            if not named and path.lower().endswith(".json"):
+                named = _json_lines(f)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return "a symbolic link to a missing file", named
+        return "cannot be read: no such file", True
     except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
+        return f"cannot be read: {exc.strerror or exc}", True
     if not head.removeprefix(b"\xef\xbb\xbf").strip():
-        return "empty file"
+        return "empty file", named
     if b"\0" in head and not head.startswith(_ARCHIVE):
-        return "binary file"  # a zip archive may be a log (inspect_ai's .eval): detection decides
-    return None
+        return "binary file", named  # a zip archive may be a log (inspect_ai's .eval): detection decides
+    return None, named
 
 
 def _short(exc: AgentEvalError) -> str:
@@ -339,17 +422,19 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
     try:
         if inp.kind == "sandbox":
             return [_check_sandbox(inp.path, checks)]
+        skippable = inp.discovered
         if inp.discovered:
-            why = _sniff(inp.path)
-            if why is not None:
+            why, unreadable = _screen(inp.path)
+            skippable = not unreadable
+            if why is not None and skippable:
                 return [TranscriptResult.skipped(inp.path, why)]
         fns = _loaded(checks)
         try:
-            if inp.discovered and format is not None:
+            if skippable and format is not None:
                 detect_format(inp.path)  # a forced format does not make every file a transcript
             members = _load_members(inp, format)
         except AgentEvalError as exc:
-            if inp.discovered:
+            if skippable:
                 return [TranscriptResult.skipped(inp.path, _short(exc))]
             return [TranscriptResult.unreadable(inp.path, str(exc))]
         # Results are detached from their transcript: the transcripts go when this returns.

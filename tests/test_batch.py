@@ -95,10 +95,11 @@ def test_files_found_in_a_directory_that_no_format_reads_are_skipped_with_the_re
     skipped = {k: r.error for k, r in by_name.items() if r.status is TranscriptStatus.SKIPPED}
     assert skipped == {
         "README.md": "no JSON records (only blank or # comment lines)",
-        "empty.jsonl": "empty file",
         "image.png": "binary file",
         "nested/config.json": "not a transcript in any supported format",
     }
+    # a file whose name says transcript is never skipped: an empty .jsonl is unreadable
+    assert by_name["empty.jsonl"].status is TranscriptStatus.UNREADABLE
     assert by_name["a.jsonl"].status is TranscriptStatus.PASSED
     assert by_name["nested/deeper/b.jsonl"].status is TranscriptStatus.FAILED
     assert by_name["sandbox/__agent_eval__/transcript.txt"].format == "claude-session"
@@ -333,3 +334,139 @@ def test_secrets_in_check_results_are_redacted_in_the_result(tmp_path: Path, mon
     [c] = r.checks
     assert isinstance(c, CheckResult) and key not in c.summary and "[REDACTED anthropic-api-key]" in c.summary
     assert key not in str(r.to_dict())
+
+
+# -- what a walk must never drop silently ------------------------------------------------------
+
+
+def _damaged(root: Path) -> None:
+    """Files named like transcripts that no format reads (the shapes a crashed or copied run
+    leaves), and files that are not transcripts."""
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copy(HEALTHY, root / "good.jsonl")
+    (root / "empty.jsonl").write_text("")
+    (root / "blank.jsonl").write_text(" \n\n")
+    (root / "bin.jsonl").write_bytes(b"\x00\x01\x02binary")
+    (root / "garbage.jsonl").write_text("not json at all\n{{{\n")
+    (root / "torn-first-line.jsonl").write_text('{"type":"thread.started","thread_id":"t-1","x":"cut sh')
+    (root / "foreign.jsonl").write_text('{"foo": 1}\n{"foo": 2}\n')
+    (root / "run.traj").write_text("{}")
+    (root / "run.eval").write_text("")
+    (root / "transcript.txt").write_text("")
+    (root / ".aider.chat.history.md").write_text("")
+    (root / "stream.json").write_text('{"foo": 1}\n{"foo": 2\n')  # JSON Lines saved as .json, torn
+    # not named like transcripts: skipped, whatever they hold
+    (root / "README.md").write_text("# runs\n")
+    (root / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
+    (root / "pretty.json").write_text('{\n  "a": 1\n}\n')
+    (root / "empty.json").write_text("")
+    (root / "notes.txt").write_text("")
+    (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+
+
+def test_files_whose_name_says_transcript_are_unreadable_when_no_format_reads_them(tmp_path: Path) -> None:
+    _damaged(tmp_path)
+    results = {os.path.relpath(r.path, tmp_path): r for r in check_many(expand([tmp_path]), None, jobs=1)}
+    status = {k: r.status.value for k, r in results.items()}
+    assert status == {
+        "good.jsonl": "passed",
+        **dict.fromkeys(["empty.jsonl", "blank.jsonl", "bin.jsonl", "garbage.jsonl", "torn-first-line.jsonl",
+                         "foreign.jsonl", "run.traj", "run.eval", "transcript.txt", ".aider.chat.history.md",
+                         "stream.json"], "unreadable"),
+        **dict.fromkeys(["README.md", "package.json", "pretty.json", "empty.json", "notes.txt", "image.png"],
+                        "skipped"),
+    }
+    # the same message as when the file is named on the command line
+    [direct] = check_one(tmp_path / "garbage.jsonl")
+    assert results["garbage.jsonl"].error == direct.error
+    assert direct.error is not None and direct.error.startswith(f"{tmp_path / 'garbage.jsonl'}:1: not valid JSON")
+
+
+def test_a_directory_that_cannot_be_listed_and_a_file_that_cannot_be_read_are_unreadable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shutil.copy(HEALTHY, tmp_path / "good.jsonl")
+    (tmp_path / "locked").mkdir()
+    shutil.copy(HEALTHY, tmp_path / "locked" / "hidden.jsonl")
+    (tmp_path / "secret.txt").write_text("x")
+    real_scandir, real_open = os.scandir, open
+
+    def scandir(path: str) -> object:
+        if os.path.basename(path) == "locked":
+            raise PermissionError(13, "Permission denied", path)
+        return real_scandir(path)
+
+    def fake_open(path: str, *a: object, **k: object) -> object:
+        if os.path.basename(os.fspath(path)) == "secret.txt":
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, *a, **k)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr("builtins.open", fake_open)
+    inputs = list(expand([tmp_path]))
+    locked = [i for i in inputs if i.problem is not None]
+    assert [(os.path.relpath(i.path, tmp_path), i.problem) for i in locked] == [
+        ("locked", "cannot list this directory: Permission denied")]
+    results = {os.path.relpath(r.path, tmp_path): r for r in check_many(inputs, None, jobs=1)}
+    assert {k: r.status.value for k, r in results.items()} == {
+        "good.jsonl": "passed", "locked": "unreadable", "secret.txt": "unreadable"}
+    assert results["secret.txt"].error == f"{tmp_path / 'secret.txt'}: cannot read: Permission denied"
+
+
+@pytest.mark.skipif(shutil.which("setpriv") is None or not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="needs root and setpriv to run the command line as an unprivileged user")
+def test_permission_denied_as_an_unprivileged_user_exits_3_and_names_the_directory() -> None:
+    import subprocess
+    import sys
+    import tempfile
+
+    top = Path(tempfile.mkdtemp(prefix="agenteval-perm-"))  # under /tmp, not under pytest's 0700 base
+    try:
+        os.chmod(top, 0o755)
+        root = top / "runs"
+        (root / "sub").mkdir(parents=True)
+        shutil.copy(HEALTHY, root / "good.jsonl")
+        shutil.copy(HEALTHY, root / "locked.jsonl")
+        shutil.copy(HEALTHY, root / "sub" / "x.jsonl")
+        os.chmod(root / "locked.jsonl", 0)
+        os.chmod(root / "sub", 0)
+        proc = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m", "agenteval_assert",
+             "check", str(root), "-q"], capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    finally:
+        os.chmod(top / "runs" / "sub", 0o755)
+        shutil.rmtree(top)
+    if "No module named agenteval_assert" in proc.stderr or "Permission denied: '" in proc.stderr:
+        pytest.skip(f"the unprivileged user cannot run this interpreter: {proc.stderr[-200:]}")
+    assert proc.returncode == 3, proc.stderr
+    assert f"error: {root / 'locked.jsonl'}: cannot read: Permission denied" in proc.stderr
+    assert f"error: {root / 'sub'}: cannot list this directory: Permission denied" in proc.stderr
+    assert "1 of 3 transcripts passed" in proc.stdout
+
+
+def test_linked_directories_are_walked_once_and_a_link_loop_ends(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    shutil.copy(HEALTHY, tmp_path / "real" / "a.jsonl")
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(UNANSWERED, tmp_path / "elsewhere" / "b.jsonl")
+    (tmp_path / "runs").mkdir()
+    os.symlink(tmp_path / "elsewhere", tmp_path / "runs" / "linked")
+    os.symlink(tmp_path / "runs", tmp_path / "runs" / "loop")  # back to a parent
+    os.symlink(tmp_path / "real", tmp_path / "runs" / "real-again")
+    os.symlink(tmp_path / "real", tmp_path / "runs" / "real-twice")
+    got = [os.path.relpath(i.path, tmp_path) for i in expand([tmp_path / "runs"])]
+    assert got == ["runs/linked/b.jsonl", "runs/real-again/a.jsonl"]
+    # as a ** pattern finds them
+    pattern = [os.path.relpath(i.path, tmp_path) for i in expand([str(tmp_path / "runs" / "*" / "*.jsonl")])]
+    assert pattern == ["runs/linked/b.jsonl", "runs/real-again/a.jsonl"]
+
+
+def test_an_empty_directory_is_an_unreadable_input_not_nothing(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "only-git" / ".git").mkdir(parents=True)
+    shutil.copy(HEALTHY, tmp_path / "only-git" / ".git" / "x.jsonl")
+    got = [(os.path.relpath(i.path, tmp_path), i.problem) for i in expand([tmp_path / "empty", tmp_path / "only-git"])]
+    assert got == [("empty", "no file in this directory"), ("only-git", "no file in this directory")]
+    [inp] = expand([tmp_path / "empty"], sandboxes=True)
+    assert (inp.kind, inp.problem) == ("sandbox", "no sandbox in this directory")

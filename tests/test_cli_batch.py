@@ -258,7 +258,7 @@ def test_several_sandboxes_run_through_an_eval_one_keeps_the_evals_own_report() 
     assert out.splitlines()[0].startswith(f"{suite} on samples/storybook/801-claude-mcp-pass  (")
     assert out.splitlines()[-1] == "5 passed, 0 failed, 6 skipped"
     code, _, err = run("check", "samples/codex-exec", "--eval", suite)
-    assert code == ExitCode.INPUT and err == "error: no sandbox found in samples/codex-exec\n"
+    assert code == ExitCode.INPUT and err == "error: samples/codex-exec: no sandbox in this directory\n"
 
 
 def test_output_file_gets_the_format_and_stdout_the_text_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -367,3 +367,43 @@ def test_summary_json_lines_keep_a_multi_run_files_members_in_its_line_and_check
     names = [t["name"] for t in json.loads(out)["transcripts"]]
     assert names == [m["path"] for m in doc["members"]]
     assert {t["member"] for t in json.loads(out)["transcripts"]} == {m["member"] for m in doc["members"]}
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit", "jsonl", "markdown", "github"])
+def test_the_output_file_is_written_whatever_the_exit_code(tmp_path: Path, fmt: str) -> None:
+    (tmp_path / "empty").mkdir()
+    report = tmp_path / "r.out"
+    code, _, err = run("check", str(tmp_path / "empty"), "--output-format", fmt, "-o", str(report))
+    assert code == ExitCode.INPUT
+    assert err == f"error: {tmp_path / 'empty'}: no file in this directory\n"
+    text = report.read_text(encoding="utf-8")
+    assert "no file in this directory" in text  # the unreadable input is in the report
+    if fmt == "json":
+        doc = json.loads(text)
+        jsonschema.validate(doc, schema())
+        assert doc["totals"]["unreadable"] == 1
+    if fmt == "junit":
+        junit_schema().validate(str(report))
+
+
+def test_damaged_transcripts_in_a_folder_are_unreadable_in_check_and_summary(tmp_path: Path) -> None:
+    shutil.copy(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl", tmp_path / "good.jsonl")
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "garbage.jsonl").write_text("%%%\n")
+    (tmp_path / "README.md").write_text("# runs\n")
+    code, out, err = run("check", str(tmp_path), "-j", "1")
+    assert code == ExitCode.INPUT
+    assert out.splitlines()[-1].startswith("1 of 3 transcripts passed (33.3 %), 0 failed, 0 inconclusive, 2 unreadable")
+    assert err.splitlines() == [
+        f"error: {tmp_path / 'empty.jsonl'}: empty file (expected a transcript (JSON records))",
+        f"error: {tmp_path / 'garbage.jsonl'}:1: not valid JSON "
+        "(expected JSON records (one JSON object per line, or a JSON array/document))",
+    ]
+    code, _, err = run("summary", str(tmp_path))
+    assert code == ExitCode.INPUT
+    assert err.splitlines() == [
+        f"skipped {tmp_path / 'README.md'}: no JSON records (only blank or # comment lines)",
+        f"error: {tmp_path / 'empty.jsonl'}: empty file (expected a transcript (JSON records))",
+        f"error: {tmp_path / 'garbage.jsonl'}:1: not valid JSON "
+        "(expected JSON records (one JSON object per line, or a JSON array/document))",
+    ]
