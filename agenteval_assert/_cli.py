@@ -6,13 +6,14 @@ Exit codes are stable (see ``ExitCode``) and documented in ``docs/cli.md``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from ._cli_exit import ExitCode, _worse, current_input
 from ._parsers import FORMATS, load_each
@@ -399,10 +400,62 @@ def _build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class _PipeSafe(io.TextIOBase):
+    """Standard output that stops writing once its reader has gone (``| head -1``) instead of
+    ending the run: the ``--output`` files are still written in full and the exit code is still
+    the verdict's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+        self.broken = False
+
+    def _lost(self) -> None:
+        self.broken = True
+        if self._stream is sys.stdout or self._stream is sys.__stdout__:
+            # what Python would otherwise flush at exit (and fail on, exit 120) goes nowhere
+            with contextlib.suppress(OSError, ValueError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, self._stream.fileno())
+                os.close(devnull)
+
+    def write(self, text: str) -> int:
+        if not self.broken:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._lost()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.broken:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lost()
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self._stream.isatty())
+        except (AttributeError, ValueError):
+            return False
+
+    def writable(self) -> bool:
+        return True
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the CLI; returns the exit code (see ``ExitCode``)."""
-    out = stdout if stdout is not None else sys.stdout
+    safe = _PipeSafe(stdout if stdout is not None else sys.stdout)
+    out = cast(TextIO, safe)
     err = stderr if stderr is not None else sys.stderr
+    try:
+        return _main(argv, out, err)
+    finally:
+        safe.flush()
+
+
+def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     current_input.set(None)
     parser = _build_parser()
     try:
@@ -425,8 +478,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     except AgentEvalError as exc:
         err.write(f"error: {exc}\n")
         return ExitCode.USAGE
-    except BrokenPipeError:  # pragma: no cover - `| head`
-        return ExitCode.OK
+    except BrokenPipeError:  # pragma: no cover - standard error gone: nothing left to say it on
+        return ExitCode.INTERNAL
     except KeyboardInterrupt:  # pragma: no cover
         return 130
     except Exception as exc:  # noqa: BLE001 - the last resort: a crash must never read as "the agent failed"

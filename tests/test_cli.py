@@ -246,3 +246,39 @@ def test_an_internal_crash_exits_70_with_one_line_naming_the_input(monkeypatch: 
         first, second = err.splitlines()
         assert first == f"internal error while reading {path}: ZeroDivisionError: simulated bug"
         assert "bug in agenteval-assert" in second and "Traceback" not in err
+
+
+class _ClosedPipe(io.StringIO):
+    """Standard output whose reader has gone (``| head -1``): every write fails."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_pipe_keeps_the_verdicts_exit_code_and_the_output_file(tmp_path: Path) -> None:
+    report = tmp_path / "out.xml"
+    failing = str(SAMPLES / "codex-rollout" / "localpush-0.104-desktop-unanswered-call-sanitized.jsonl")
+    err = io.StringIO()
+    code = main(["check", failing, str(SAMPLES / "codex-exec"), "-j", "1", "-o", str(report),
+                 "--output-format", "junit"], stdout=_ClosedPipe(), stderr=err)
+    assert code == ExitCode.FAILED and err.getvalue() == ""
+    assert report.read_text(encoding="utf-8").rstrip().endswith("</testsuites>")  # written in full
+    assert main(["check", str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl")], stdout=_ClosedPipe()) == 0
+    assert main(["summary", failing, "/nonexistent.jsonl"], stdout=_ClosedPipe(), stderr=io.StringIO()) == ExitCode.INPUT
+
+
+def test_a_closed_pipe_in_a_real_process_exits_with_the_verdict_and_no_traceback(tmp_path: Path) -> None:
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "agenteval_assert", "check", str(SAMPLES / "codex-rollout"), "-q",
+             "-o", str(tmp_path / "r.json"), "--output-format", "json"],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == ExitCode.FAILED, proc.stderr
+    assert proc.stderr == ""
+    assert json.loads((tmp_path / "r.json").read_text())["totals"]["failed"] >= 1
