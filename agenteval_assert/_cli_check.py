@@ -21,8 +21,8 @@ from .batch import Checks, Input, check_many, default_jobs, expand
 from .exceptions import UsageError
 from .model import Transcript
 from .reporting import RunTotals, TranscriptResult, TranscriptStatus
-from .reporting._text import closing_block, result_text
-from .results import CheckResult
+from .reporting._text import closing_block, github_safe, result_text
+from .results import CheckResult, printable
 
 __all__ = ["OUTPUT_FORMATS", "add_arguments", "run"]
 
@@ -296,10 +296,11 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
         totals.add(r)
         worst = _worse(worst, _CODE[r.status])
         if r.problem == "unreadable":
-            err.write(f"error: {r.error}\n")
+            err.write(f"error: {printable(r.error or '', one_line=True)}\n")
         elif r.problem == "crashed":
             err.write(
-                f"internal error while reading {r.path}: {r.error}\n"
+                f"internal error while reading {printable(r.path, one_line=True)}: "
+                f"{printable(r.error or '', one_line=True)}\n"
                 "this is a bug in agenteval-assert, not a verdict on the agent: please report it with the "
                 "command line and, if you can share it, the input (exit 70)\n"
             )
@@ -309,8 +310,8 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
             block = result_text(r, verbose=args.verbose)
             if checks.in_process_only and block:
                 block += _judge_note(r)
-            if github:
-                block += "".join(line + "\n" for line in workflow_commands(r))
+            if github:  # the report cannot issue workflow commands; the annotations follow it
+                block = github_safe(block) + "".join(line + "\n" for line in workflow_commands(r))
             if block:
                 if clear_bar:
                     bar.clear()
@@ -330,7 +331,8 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
         with _atomic(args.html) as page:  # each transcript is read again for its section, then dropped
             page.writelines(html_parts(html))
     if text is not None:
-        text.write(closing_block(totals, skipped, skipped_count=totals.skipped_files, verbose=args.verbose))
+        closing = closing_block(totals, skipped, skipped_count=totals.skipped_files, verbose=args.verbose)
+        text.write(github_safe(closing) if github else closing)
     if not totals.transcripts:
         what = "sandbox" if args.eval is not None else "transcript"
         err.write(f"error: no {what} found in {' '.join(args.paths)} "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -32,6 +33,7 @@ __all__ = [
     "Status",
     "TranscriptAssertionError",
     "cut_middle",
+    "printable",
     "short_repr",
 ]
 
@@ -70,6 +72,25 @@ def cut_middle(text: str, limit: int = MAX_VALUE) -> str:
     head = keep // 2 + keep % 2
     tail = keep // 2
     return f"{text[:head]}...[{len(text) - head - tail} chars]...{text[len(text) - tail:]}"
+
+
+# C0 and C1 control characters and DEL (ANSI escapes, carriage returns, bells), the Unicode
+# line and paragraph separators, and the bidirectional overrides that reorder what is shown.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL_OR_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, *, one_line: bool = False) -> str:
+    """*text* with its control characters shown as escapes (``\\x1b``), so that what an agent's
+    tool printed can neither drive the terminal (colours, cursor moves, ``\\r`` overwriting a
+    line) nor reorder the text; newlines and tabs are kept, unless *one_line* (a file name, a
+    header), where they are escaped too (``\\x0a``)."""
+    return (_CONTROL_OR_LINE if one_line else _CONTROL).sub(_escape, text)
 
 
 def short_repr(value: Any, limit: int = MAX_VALUE) -> str:
@@ -127,7 +148,7 @@ class Evidence:
         return cls(location=call.location, call_id=call.id, step=call.step, detail=detail, call=call, note=note)
 
     def render(self, limit: int = MAX_VALUE) -> list[str]:
-        where = str(self.location) if self.location is not None else "(no location)"
+        where = printable(str(self.location), one_line=True) if self.location is not None else "(no location)"
         lines = [f"{where}  {cut_middle(redact(self.text), limit)}"]
         if self.detail:
             lines.append(f"    {cut_middle(redact(self.detail), limit)}")

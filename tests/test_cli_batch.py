@@ -407,3 +407,70 @@ def test_damaged_transcripts_in_a_folder_are_unreadable_in_check_and_summary(tmp
         f"error: {tmp_path / 'garbage.jsonl'}:1: not valid JSON "
         "(expected JSON records (one JSON object per line, or a JSON array/document))",
     ]
+
+
+def _hostile_run(path: Path) -> None:
+    """A codex exec run whose failed command printed workflow commands and ANSI escapes."""
+    output = ("running tests\n::error file=src/app.py,line=1::INJECTED by tool output\n  ::stop-commands::abc123\n"
+              "##[error]legacy form\n::add-mask::foo\n\x1b[31mred\x1b[0m\rover\x07\ndone")
+    records = [
+        {"type": "thread.started", "thread_id": "t"},
+        {"type": "turn.started"},
+        {"type": "item.completed", "item": {"id": "i1", "type": "command_execution", "command": "pytest",
+                                            "aggregated_output": output, "exit_code": 1, "status": "failed"}},
+        {"type": "turn.completed", "usage": {"input_tokens": 1, "output_tokens": 1}},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+
+
+def _workflow_command(line: str) -> bool:
+    """The runner's reading of a log line (it trims the indentation first)."""
+    body = line.strip()
+    return body.startswith("::") or body.startswith("##[")
+
+
+def test_tool_output_cannot_forge_annotations_or_drive_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _hostile_run(tmp_path / "run.jsonl")
+    code, out, _ = run("check", "run.jsonl", "--output-format", "github", "-v")
+    assert code == ExitCode.FAILED
+    commands = [line for line in out.splitlines() if _workflow_command(line)]
+    assert commands and all(c.startswith("::error file=run.jsonl,line=3,title=") for c in commands)
+    assert "INJECTED" in out and "\\x3a:error file=src/app.py,line=1::INJECTED by tool output" in out
+    assert "\\x3a:stop-commands::abc123" in out and "\\x23#[error]legacy form" in out
+    # control characters are escaped in the report and in the annotations, newlines kept
+    assert "\x1b" not in out and "\r" not in out and "\x07" not in out
+    assert "\\x1b[31mred\\x1b[0m\\x0dover\\x07" in out
+    code, text, _ = run("check", "run.jsonl", "-v")
+    assert "\x1b" not in text and "\\x1b[31mred" in text
+    assert "\n               ::error file=src/app.py" in text  # plain text keeps the output as it was
+
+
+def test_a_file_name_with_a_newline_keeps_the_report_one_line_per_item(tmp_path: Path) -> None:
+    odd = tmp_path / "new\nline.jsonl"
+    _hostile_run(odd)
+    code, out, _ = run("check", str(odd))
+    assert code == ExitCode.FAILED
+    name = str(tmp_path) + "/new\\x0aline.jsonl"
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{name}  codex-exec  1 tool call")
+    assert any(line.strip().startswith(f"{name}:3  #0 command_execution") for line in lines)
+    (odd).write_text("")
+    code, _, err = run("check", str(odd))
+    assert code == ExitCode.INPUT and err.count("\n") == 1 and "new\\x0aline.jsonl" in err
+
+
+def test_annotations_name_files_relative_to_the_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agenteval_assert.reporting._github import annotation_path
+
+    (tmp_path / "sub" / "runs").mkdir(parents=True)
+    _hostile_run(tmp_path / "sub" / "runs" / "r.jsonl")
+    monkeypatch.chdir(tmp_path / "sub")
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    for given in ("./runs/r.jsonl", "runs/r.jsonl", str(tmp_path / "sub" / "runs" / "r.jsonl"), "runs/../runs/r.jsonl"):
+        _, out, _ = run("check", given, "--output-format", "github")
+        assert "::error file=runs/r.jsonl,line=3," in out, given
+    assert annotation_path("/elsewhere/x.jsonl") == "/elsewhere/x.jsonl"
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))  # a step run with working-directory: sub
+    _, out, _ = run("check", "./runs/r.jsonl", "--output-format", "github")
+    assert "::error file=sub/runs/r.jsonl,line=3," in out

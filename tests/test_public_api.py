@@ -19,7 +19,7 @@ import agenteval_assert.storybook
 FLATTENED = ("assertions", "checks", "exceptions", "matchers", "model", "results", "_parsers")
 #: Public names of those modules that stay in their module only: text helpers of the renderers,
 #: and the plugin registry's list (public in ``agenteval_assert.formats``).
-NOT_AT_TOP = {"results": {"cut_middle", "short_repr"}, "_parsers": {"available_formats"}}
+NOT_AT_TOP = {"results": {"cut_middle", "printable", "short_repr"}, "_parsers": {"available_formats"}}
 #: The public submodules, reachable as attributes (``aa.checks``, ``aa.storybook``...).
 SUBMODULES = {"assertions", "checks", "exceptions", "formats", "judge", "markdown", "matchers", "model",
               "results", "shell", "storybook", "strategies"}

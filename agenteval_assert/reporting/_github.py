@@ -5,15 +5,18 @@ failures show on the files and lines they cite.
 
 from __future__ import annotations
 
-from ..results import MAX_EVIDENCE, CheckResult, Evidence, Status, cut_middle
+import os
+
+from ..results import MAX_EVIDENCE, CheckResult, Evidence, Status, cut_middle, printable
 from ._model import TranscriptResult
 
-__all__ = ["escape_data", "escape_property", "workflow_commands"]
+__all__ = ["annotation_path", "escape_data", "escape_property", "workflow_commands"]
 
 
 def escape_data(text: str) -> str:
-    """A workflow command's message, escaped as the runner expects."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message, escaped as the runner expects (control characters other
+    than newlines and tabs shown as ``\\xNN``)."""
+    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:
@@ -21,8 +24,23 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def annotation_path(path: str) -> str:
+    """*path* as GitHub attaches annotations to it: relative to the repository checkout
+    (``GITHUB_WORKSPACE``, else the current directory) when it lies inside it, with ``/``
+    separators and no ``./``; a path outside stays absolute (GitHub shows it on no file)."""
+    base = os.path.abspath(os.environ.get("GITHUB_WORKSPACE") or os.getcwd())
+    full = os.path.abspath(path)  # a relative path is relative to the current directory
+    try:
+        rel = os.path.relpath(full, base)
+    except ValueError:  # another drive (Windows)
+        return full
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+        return full
+    return rel.replace(os.sep, "/")
+
+
 def _command(level: str, message: str, *, file: str, line: int | None = None, title: str) -> str:
-    props = f"file={escape_property(file)}"
+    props = f"file={escape_property(annotation_path(file))}"
     if line is not None:
         props += f",line={line}"
     props += f",title={escape_property(title)}"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..results import Status
+from ..results import Status, printable
 from ._model import CheckEntry, RunTotals, SkippedCheck, TranscriptResult, _plural
 
-__all__ = ["LABELS", "check_lines", "closing_block", "header_line", "one_transcript_line", "result_text"]
+__all__ = ["LABELS", "check_lines", "closing_block", "github_safe", "header_line", "one_transcript_line",
+           "result_text"]
 
 #: The label of each check status in text output.
 LABELS = {
@@ -40,7 +41,7 @@ def check_lines(entries: Iterable[CheckEntry], *, verbose: bool = False) -> list
 
 def header_line(r: TranscriptResult) -> str:
     """``path  format  N tool calls  N steps`` (a sandbox also names its eval and how it was read)."""
-    head = f"{r.name}  "
+    head = f"{printable(r.name, one_line=True)}  "
     if r.eval:
         head += f"{r.eval}  "
     calls = "? tool calls" if r.tool_calls is None else _plural(r.tool_calls, "tool call")
@@ -62,7 +63,9 @@ def result_text(r: TranscriptResult, *, verbose: bool = False) -> str:
     lines = [header_line(r)]
     lines.extend(f"  note: {n}" for n in r.notes)
     lines.extend(check_lines(r.checks, verbose=verbose))
-    return "\n".join(lines) + "\n"
+    # What the agent's tools printed is shown as text: its control characters (ANSI escapes,
+    # carriage returns) are escaped, so that it cannot colour or rewrite the report.
+    return printable("\n".join(lines)) + "\n"
 
 
 def one_transcript_line(totals: RunTotals) -> str:
@@ -85,7 +88,7 @@ def closing_block(totals: RunTotals, skipped: Iterable[TranscriptResult] = (), *
     if n_skipped:
         lines.append(f"skipped {n_skipped} file{'s' if n_skipped != 1 else ''} that no format reads:")
         shown = skipped if verbose else skipped[:limit]
-        lines.extend(f"  {s.path}: {s.error}" for s in shown)
+        lines.extend(f"  {printable(s.path, one_line=True)}: {printable(s.error or '', one_line=True)}" for s in shown)
         if n_skipped > len(shown):
             lines.append(f"  ... and {n_skipped - len(shown)} more (-v lists all)")
     if totals.transcripts <= 1:
@@ -94,3 +97,19 @@ def closing_block(totals: RunTotals, skipped: Iterable[TranscriptResult] = (), *
         lines.append(totals.summary_line())
     return "\n".join(lines) + "\n"
 
+
+
+def github_safe(text: str) -> str:
+    """*text* (a report printed in a GitHub Actions log) with every line that the runner would
+    read as a workflow command neutralised: ``::`` or ``##[`` after the indentation (the runner
+    trims it) becomes ``\\x3a:`` / ``\\x23#[``. What an agent's tool printed
+    (``::error file=…::``, ``::stop-commands::``, ``::add-mask::``) can then forge no annotation
+    and stop no processing; the annotations this library writes are added after it."""
+    out = []
+    for line in text.split("\n"):
+        body = line.lstrip()
+        if body.startswith("::") or body.startswith("##["):
+            cut = len(line) - len(body)
+            line = line[:cut] + ("\\x3a" if body[0] == ":" else "\\x23") + body[1:]
+        out.append(line)
+    return "\n".join(out)
