@@ -156,3 +156,19 @@ def test_a_claude_skill_is_read_from_the_transcript(tmp_path: Path) -> None:
     ctx = EvalContext.from_sandbox(_bare(tmp_path), agent="claude-code", integration="plugin", review=True)
     with pytest.raises(InconclusiveError, match=r"needs the agent's transcript \(the Skill tool calls\)"):
         storybook.expect_skill_invoked(ctx, "stories")
+
+
+def test_a_transcript_given_that_cannot_be_read_is_named_as_given(tmp_path: Path) -> None:
+    err = io.StringIO()
+    code = main(["check", str(NICE), "--eval", "storybook/801-create-accessible-component",
+                 "--transcript", "/nonexistent"], stdout=io.StringIO(), stderr=err)
+    assert code == 3
+    assert err.getvalue() == "error: --transcript /nonexistent: file not found (the transcript given for the sandbox)\n"
+    garbage = tmp_path / "t.txt"
+    garbage.write_text("not json\n")
+    err = io.StringIO()
+    main(["check", str(NICE), "--eval", "storybook/801-create-accessible-component", "--transcript", str(garbage)],
+         stdout=io.StringIO(), stderr=err)
+    assert err.getvalue().startswith(f"error: --transcript {garbage}:1: not valid JSON")
+    with pytest.raises(SandboxError, match=r"^/nonexistent: file not found \(the transcript given for the sandbox\)$"):
+        EvalContext.from_sandbox(NICE, transcript="/nonexistent")

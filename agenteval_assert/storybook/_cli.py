@@ -7,6 +7,7 @@ failed but a check or the judge could not run (ERROR).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, TextIO
 
 from .._redact import redact
@@ -43,7 +44,10 @@ def run_eval_cli(
     try:
         ctx = EvalContext.from_sandbox(sandbox, transcript=transcript)
     except AgentEvalError as exc:
-        stderr.write(f"error: {exc}\n")
+        if transcript is not None and getattr(exc, "path", None) == str(Path(transcript)):
+            stderr.write(f"error: --transcript {exc}\n")  # the option, as the user typed it
+        else:
+            stderr.write(f"error: {exc}\n")
         return EXIT_INPUT
     except OSError as exc:
         stderr.write(f"error: {sandbox}: {exc}\n")

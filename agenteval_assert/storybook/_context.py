@@ -305,20 +305,25 @@ def _empty_transcript(path: str, agent: str) -> Transcript:
     return b.build(ReadStats(path=path, shape="empty"))
 
 
-def _load_transcript(path: Path, agent: str) -> Transcript:
+def _load_transcript(path: Path, agent: str, *, given: bool = False) -> Transcript:
+    """The sandbox's transcript, or with *given* the file the caller gave for it (named as
+    such in errors, not as the sandbox's ``transcript.txt``)."""
     from .. import load
 
+    name = str(path) if given else TRANSCRIPT_PATH
     if not path.exists() and not path.is_symlink():
+        if given:
+            raise SandboxError(f"{path}: file not found (the transcript given for the sandbox)", path=str(path))
         raise SandboxError(f"{TRANSCRIPT_PATH}: file not found (looked at {path})", path=str(path))
     try:
         if check_input_file(str(path)) == 0 or not read_input_file(str(path)).strip():
             return _empty_transcript(str(path), agent)
     except TranscriptError as exc:
-        raise SandboxError(f"{TRANSCRIPT_PATH}: cannot be read: {exc.reason}", path=str(path)) from None
+        raise SandboxError(f"{name}: cannot be read: {exc.reason}", path=str(path)) from None
     try:
         return load(str(path))
     except TranscriptError as exc:
-        raise SandboxError(f"{TRANSCRIPT_PATH}: {exc}", path=str(path)) from exc
+        raise SandboxError(str(exc) if given else f"{TRANSCRIPT_PATH}: {exc}", path=str(path)) from exc
 
 
 def _line_of(text: str, needle: str, start: int) -> tuple[int, int]:
@@ -413,7 +418,7 @@ class EvalContext:
             parsed = transcript
         elif transcript is not None:
             tpath = Path(transcript)
-            parsed = _load_transcript(tpath, agent or "claude-code")
+            parsed = _load_transcript(tpath, agent or "claude-code", given=True)
         if agent_path.exists() or not niceeval:
             facts = _read_json_file(agent_path, AGENT_CONTEXT_PATH)
         else:
