@@ -159,7 +159,32 @@ inconclusive: expected at most 1000 tokens, found no tokens recorded in the log
   check: budget(max_tokens=1000)""",
         id="budget without usage is inconclusive",
     ),
+    pytest.param(
+        lambda: c.check_budget(_costing(2.5), max_cost_usd=1, max_steps=100),
+        """\
+expected at most 100 steps, cost at most $1.00, found cost $2.50 (limit $1.00)
+  note: tokens and cost: usage_total (the main agent; no subagent)
+  check: budget(max_steps=100, max_cost_usd=1)""",
+        id="a cost budget speaks in dollars",
+    ),
+    pytest.param(
+        lambda: c.check_budget(_costing(1.004), max_cost_usd=1),
+        """\
+expected cost at most $1.00, found cost $1.004 (limit $1.00)
+  note: tokens and cost: usage_total (the main agent; no subagent)
+  check: budget(max_cost_usd=1)""",
+        id="a cost over by less than a cent shows the digits that make it over",
+    ),
 ]
+
+
+def _costing(usd: float) -> Transcript:
+    from agenteval_assert.model import Usage
+
+    t = T(path="r.jsonl").user("go").call("Bash", command="ls").say("done")
+    t.b.usage = Usage(input_tokens=10, output_tokens=5, cost_usd=usd)
+    t.b.usage_mode = "stated"
+    return t.done()
 
 
 @pytest.mark.parametrize(("make", "text"), GOLDEN)

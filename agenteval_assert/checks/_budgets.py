@@ -43,7 +43,7 @@ def check_budget(
     ``include_subagents=False`` they are the main agent's (``Transcript.usage``).
     """
     limits = {"steps": max_steps, "tool calls": max_tool_calls, "tokens": max_tokens,
-              "input tokens": max_input_tokens, "output tokens": max_output_tokens, "cost (USD)": max_cost_usd}
+              "input tokens": max_input_tokens, "output tokens": max_output_tokens, "cost": max_cost_usd}
     if all(v is None for v in limits.values()):
         raise UsageError("check_budget() needs at least one max_* limit")
     for k, v in limits.items():
@@ -55,10 +55,11 @@ def check_budget(
     basis = _basis(t, include_subagents)
     actual: dict[str, float | None] = {
         "steps": len(steps), "tool calls": len(_pool(t, include_subagents)), "tokens": u.total_tokens,
-        "input tokens": u.input_tokens, "output tokens": u.output_tokens, "cost (USD)": u.cost_usd,
+        "input tokens": u.input_tokens, "output tokens": u.output_tokens, "cost": u.cost_usd,
     }
-    echo = _echo("budget", **{f"max_{k.replace(' (USD)', '_usd').replace(' ', '_')}": v for k, v in limits.items()})
-    expected = ", ".join(f"at most {v} {k}" for k, v in limits.items() if v is not None)
+    echo = _echo("budget", **{f"max_{k.replace(' ', '_')}{'_usd' if k == 'cost' else ''}": v for k, v in limits.items()})
+    expected = ", ".join(f"cost at most {_usd(v)}" if k == "cost" else f"at most {v:g} {k}"
+                         for k, v in limits.items() if v is not None)
     over, unknown, within = [], [], []
     for k, lim in limits.items():
         if lim is None:
@@ -67,10 +68,10 @@ def check_budget(
         if a is None:
             unknown.append(k)
         elif a > lim:
-            over.append(f"{a:g} {k} (limit {lim:g})")
+            over.append(f"cost {_usd(a)} (limit {_usd(lim)})" if k == "cost" else f"{a:g} {k} (limit {lim:g})")
         else:
-            within.append(f"{a:g} {k}")
-    usage_limited = any(limits[k] is not None for k in ("tokens", "input tokens", "output tokens", "cost (USD)"))
+            within.append(f"cost {_usd(a)}" if k == "cost" else f"{a:g} {k}")
+    usage_limited = any(limits[k] is not None for k in ("tokens", "input tokens", "output tokens", "cost"))
     notes = [f"tokens and cost: {basis}"] if usage_limited else []
     if over:
         ev = []
@@ -99,6 +100,12 @@ def check_budget(
         )
     return _negative("budget", t, assume_complete=assume_complete, expected=expected,
                      found=", ".join(within), check=echo, notes=notes)
+
+
+def _usd(value: float) -> str:
+    """``$1.00``, ``$0.50``; more digits when cents would hide a difference (``$1.004``, ``$0.0042``)."""
+    cents = value * 100
+    return f"${value:,.2f}" if abs(cents - round(cents)) < 1e-9 else f"${value:,.10g}"
 
 
 def _basis(t: Transcript, include_subagents: bool) -> str:
