@@ -464,6 +464,7 @@ _OUTCOME_STATUS = {
 def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
     from .storybook._context import EvalContext
     from .storybook._registry import suite
+    from .storybook._suites import for_the_command_line
 
     if checks.eval is None:
         raise UsageError(f"{path}: a sandbox is checked by an eval suite (Checks(eval=...))")
@@ -474,7 +475,8 @@ def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
         msg = str(exc) if isinstance(exc, AgentEvalError) else f"{path}: {exc}"
         return TranscriptResult.unreadable(path, msg, kind="sandbox")
     judge = checks.suite_judge
-    run = s.run(ctx, judge=judge, run_skipped_judges=checks.run_skipped_judges, cheap_first=judge is not None)
+    run = for_the_command_line(s.run(ctx, judge=judge, run_skipped_judges=checks.run_skipped_judges,
+                                     cheap_first=judge is not None))
     entries: list[CheckResult | SkippedCheck] = []
     for o in run.outcomes:
         if o.outcome == "skipped":

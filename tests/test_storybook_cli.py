@@ -109,3 +109,47 @@ def test_results_json_commands_are_located_in_results_json(tmp_path: Path) -> No
     assert doc["o11y"]["shellCommands"][1]["command"] == "pkill -f storybook"
     assert "FAIL         leaves the dev server running: The dev server must be left running for the user, never killed" in out
     assert "results.json:" in out
+
+
+def _readme_commands(readme: Path, needle: str) -> list[list[str]]:
+    prefix = "python -m agenteval_assert "
+    return [line.strip()[len(prefix):].split() for line in readme.read_text(encoding="utf-8").splitlines()
+            if line.strip().startswith(prefix) and needle in line]
+
+
+def test_the_912_samples_judge_test_replays_from_the_example_cassettes_as_the_readme_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agenteval_assert._cli import main
+
+    monkeypatch.chdir(ROOT)
+    commands = _readme_commands(SAMPLES / "storybook" / "README.md", "--judge-cassette")
+    assert commands == [cmd for cmd in _readme_commands(SAMPLES / "cassettes" / "README.md", "912")
+                        if "rekey" not in cmd]
+    expected = {"912-claude-mcp-asks": (0, "PASS         asks before visual accessibility changes"),
+                "912-claude-mcp-changes-colours": (1, "FAIL         asks before visual accessibility changes: "
+                                                      "[judge:transcript] score 0.1 < 0.8")}
+    assert sorted(Path(cmd[1]).name for cmd in commands) == sorted(expected)
+    for cmd in commands:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(cmd, stdout=out, stderr=err)
+        want_code, want_line = expected[Path(cmd[1]).name]
+        assert code == want_code, out.getvalue() + err.getvalue()
+        assert f"  {want_line}" in out.getvalue()
+        assert "replayed from hand-written example cassettes" in out.getvalue()
+
+
+def test_an_undecided_judge_test_names_the_command_lines_judge_options() -> None:
+    from agenteval_assert._cli import main
+
+    sandbox = str(SAMPLES / "storybook" / "912-claude-mcp-asks")
+    for argv in (["check", sandbox, "--eval", "storybook/912-fix-a11y-violations"],
+                 ["check", sandbox, "--eval", "storybook/912-fix-a11y-violations", "--output-format", "json"]):
+        out = io.StringIO()
+        assert main(argv, stdout=out, stderr=io.StringIO()) == 4
+        assert "--judge-cassette DIR" in out.getvalue() and "Suite.run" not in out.getvalue()
+    # from Python, the hint names Suite.run's judge argument
+    ctx = storybook.EvalContext.from_sandbox(sandbox)
+    run = storybook.suite("912-fix-a11y-violations").run(ctx)
+    [undecided] = [o for o in run.outcomes if o.outcome == "inconclusive"]
+    assert undecided.result is not None and "Suite.run" in undecided.result.notes[-1]

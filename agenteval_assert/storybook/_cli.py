@@ -14,6 +14,7 @@ from .._redact import redact
 from ..exceptions import AgentEvalError, UsageError
 from ._context import EvalContext
 from ._registry import suite, suites
+from ._suites import for_the_command_line
 
 __all__ = ["list_evals_cli", "run_eval_cli"]
 
@@ -52,7 +53,8 @@ def run_eval_cli(
     except OSError as exc:
         stderr.write(f"error: {sandbox}: {exc}\n")
         return EXIT_INPUT
-    run = s.run(ctx, judge=judge, run_skipped_judges=run_skipped_judges, cheap_first=judge is not None)
+    run = for_the_command_line(s.run(ctx, judge=judge, run_skipped_judges=run_skipped_judges,
+                                     cheap_first=judge is not None))
     stdout.write(f"storybook/{s.name} on {sandbox}  ({run.context})\n")
     stdout.writelines(f"  note: {note}\n" for note in ctx.notes)
     for o in run.outcomes:

@@ -37,6 +37,26 @@ Judge = Callable[[EvalContext, str, float], CheckResult]
 Gate = Callable[[EvalContext], "str | None"]
 
 
+#: The last note of an undecided judge criterion, for a caller of ``Suite.run``.
+NO_JUDGE_HINT = "pass judge=<function(ctx, criterion, threshold) -> CheckResult> to Suite.run to decide it"
+#: The same, for a user of the command line (``check --eval``).
+NO_JUDGE_CLI_HINT = ("decide it with the judge options: --judge-cassette DIR (replays recorded verdicts: no "
+                     "network, no key) or --judge-mode record|live (asks the judge model: the [judge] extra "
+                     "and ANTHROPIC_API_KEY)")
+
+
+def for_the_command_line(run: SuiteRun) -> SuiteRun:
+    """*run* with the undecided judge criteria's hint naming the command line's judge options
+    instead of ``Suite.run``'s ``judge=`` argument."""
+    outcomes = []
+    for o in run.outcomes:
+        if o.result is not None and NO_JUDGE_HINT in o.result.notes:
+            notes = tuple(NO_JUDGE_CLI_HINT if n == NO_JUDGE_HINT else n for n in o.result.notes)
+            o = attrs.evolve(o, result=attrs.evolve(o.result, notes=notes))
+        outcomes.append(o)
+    return attrs.evolve(run, outcomes=tuple(outcomes))
+
+
 def judge_criterion(ctx: EvalContext, criterion: str, threshold: float) -> CheckResult:
     """THE judge hook: every judge criterion of every suite is decided here.
 
@@ -51,7 +71,7 @@ def judge_criterion(ctx: EvalContext, criterion: str, threshold: float) -> Check
         notes=(
             f"criterion: {criterion}",
             f"transcript to grade: {where}",
-            "pass judge=<function(ctx, criterion, threshold) -> CheckResult> to Suite.run to decide it",
+            NO_JUDGE_HINT,
         ),
     )
 
