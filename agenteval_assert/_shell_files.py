@@ -24,6 +24,7 @@ succeeded; in ``sed -i … f; echo done`` it says nothing about ``sed``.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from typing import Literal
@@ -37,6 +38,7 @@ __all__ = [
     "FileEffect",
     "ShellFileEffects",
     "UnknownWrite",
+    "command_forms",
     "file_effects",
 ]
 
@@ -168,6 +170,10 @@ _READERS_VALUES: dict[str, tuple[str, tuple[str, ...]]] = {
     "more": ("n", ("lines",)),
     "nl": ("bdfhilnsvw", ()),
     "bat": ("lrHpm", ("language", "line-range", "highlight-line", "style", "map-syntax", "theme")),
+    "zcat": ("", ()),
+    "bzcat": ("", ()),
+    "xzcat": ("", ()),
+    "zstdcat": ("", ()),
 }
 _GREP_VALUES = ("efmABCdD", ("regexp", "file", "max-count", "after-context", "before-context", "context",
                              "include", "exclude", "exclude-dir", "label", "devices", "directories",
@@ -195,6 +201,7 @@ _PASS_THROUGH: dict[str, tuple[str, tuple[str, ...]]] = {
     "npx": ("pc", ("package", "call")),
     "pnpx": ("", ()),
     "bunx": ("", ()),
+    "uvx": ("p", ("from", "with", "python", "with-requirements", "with-editable", "index", "extra-index-url")),
 }
 
 _MAKES = frozenset({"make", "gmake", "ninja", "just", "rake", "scons"})
@@ -234,7 +241,16 @@ def _is_glob(w: Word) -> bool:
 
 
 def _program(words: Sequence[Word]) -> str:
-    return words[0].value.rsplit("/", 1)[-1] if words else ""
+    """The program's name: its path and a package runner's version left out
+    (``./node_modules/.bin/prettier``, ``prettier@3``, ``storybook@latest``: ``prettier``,
+    ``storybook``; a scoped package keeps its scope: ``@storybook/cli``)."""
+    if not words:
+        return ""
+    v = words[0].value
+    if v.startswith("@") and "/" in v:
+        return v.rsplit("@", 1)[0] if v.count("@") > 1 else v
+    name = v.rsplit("/", 1)[-1]
+    return name.split("@", 1)[0] if "@" in name[1:] else name
 
 
 def _classify(words: Sequence[Word], stdin: str | None, depth: int = 0) -> _Found:
@@ -271,10 +287,46 @@ def _classify(words: Sequence[Word], stdin: str | None, depth: int = 0) -> _Foun
         if not ({"e", "f", "regexp", "file", "files"} & a.flags):
             ops = ops[1:]
         return [("read", w, False) for w in ops if w.value != "-"], []
-    if name == "sed":
+    if name in ("sed", "gsed"):
         return _sed(rest)
+    if name in ("busybox", "toybox") and rest:
+        return _classify(rest, stdin, depth + 1)  # busybox sed -i …: the applet
     if name == "perl":
         return _perl(rest, stdin)
+    if name in ("awk", "gawk", "mawk", "nawk"):
+        return _awk(name, rest)
+    if name in ("yq", "yq_linux_amd64"):
+        return _yq(rest)
+    if name in _EDITORS:
+        return _editor(name, rest)
+    if name == "sponge":
+        a = _parse_args(rest)
+        return [("edit" if "a" in a.flags else "write", w, False) for w in a.operands[:1]], []
+    if name in ("sort", "iconv", "uniq"):
+        return _filter_output(name, rest)
+    if name in ("split", "csplit"):
+        return [], [f"{name} writes files named after its prefix"]
+    if name == "ln":
+        return _copy("ln", rest)
+    if name == "rsync":
+        return _rsync(rest)
+    if name == "shred":
+        a = _parse_args(rest, "ns", ("iterations", "size", "random-source"))
+        op_: Op = "delete" if {"u", "remove"} & a.flags else "write"
+        return [(op_, w, False) for w in a.operands if w.value != "-"], []
+    if name == "unlink":
+        return [("delete", w, False) for w in rest[:1]], []
+    if name in _COMPRESSORS:
+        return _compress(name, rest)
+    if name == "zip":
+        return _zip(rest)
+    if name in _STORYBOOK:
+        return _storybook([Word("init", "init", ("init",)), *rest] if name == "create-storybook" else rest)
+    if name == "pipx" and rest and rest[0].value == "run":
+        a = _parse_args(rest[1:], "", ("spec", "python", "index-url", "pip-args"), stop_at_first_operand=True)
+        return _classify(a.operands, stdin, depth + 1)
+    if name == "eval":
+        return [], ["eval runs a command only known when it runs"]  # a literal one is walked as a script
     if name == "tee":
         a = _parse_args(rest, "", ("output-error",))
         op: Op = "edit" if {"a", "append"} & a.flags else "write"
@@ -363,8 +415,32 @@ def _sed(rest: Sequence[Word]) -> _Found:
     return [(op, w, False) for w in files if w.value != "-"], []
 
 
+_PERL_DIGITS = re.compile(r"^-([^-]*?)([0l])(x[0-9A-Fa-f]+|[0-7]*)(.*)$")
+
+
+def _perl_words(rest: Sequence[Word]) -> list[Word]:
+    """Perl's ``-0[octal]`` and ``-l[octal]`` take optional digits, not the rest of the cluster:
+    ``-0pi`` is ``-0 -p -i``, ``-0777`` is one option."""
+    out: list[Word] = []
+    for w in rest:
+        v = w.value
+        m = _PERL_DIGITS.match(v) if v.startswith("-") and not v.startswith("--") and not w.quoted_start else None
+        while m is not None and not ({"e", "E", "i", "I", "M", "m", "x"} & set(m.group(1))):
+            before, tail = m.group(1), m.group(4)
+            if before:
+                out.append(Word("-" + before, "-" + before, ("-" + before,)))
+            if not tail:
+                v = ""
+                break
+            v = "-" + tail
+            m = _PERL_DIGITS.match(v)
+        if v:
+            out.append(w if v == w.value else Word(v, v, (v,)))
+    return out
+
+
 def _perl(rest: Sequence[Word], stdin: str | None) -> _Found:
-    a = _parse_args(rest, "eEIMmlx0", (), optional_short="i")
+    a = _parse_args(_perl_words(rest), "eEIMmx", (), optional_short="i")
     has_code = bool({"e", "E"} & a.flags)
     if "i" in a.flags and has_code:
         return [("edit", w, False) for w in a.operands], []
@@ -378,14 +454,19 @@ def _perl(rest: Sequence[Word], stdin: str | None) -> _Found:
 
 
 def _copy(name: str, rest: Sequence[Word]) -> _Found:
-    a = _parse_args(rest, "tSm" if name == "install" else "tS",
+    a = _parse_args(rest, "tSmog" if name == "install" else "tS",
                     ("target-directory", "suffix", "backup", "sparse", "reflink", "preserve", "no-preserve",
                      "mode", "owner", "group"))
-    rec = bool({"r", "R", "a", "recursive", "archive"} & a.flags) or name == "mv"
+    if name == "install" and {"d", "directory"} & a.flags:
+        return [], []  # makes directories: no file's content changes
+    rec = name != "ln" and (bool({"r", "R", "a", "recursive", "archive"} & a.flags) or name == "mv")
     given = a.values.get("t") or a.values.get("target-directory")
     target: Word | None = given[-1] if given else None
     ops = list(a.operands)
     if target is None:
+        if name == "ln" and len(ops) == 1:  # ``ln -s ../x``: a link named like its target, here
+            base = ops[0].value.rstrip("/").rsplit("/", 1)[-1]
+            return [("write", Word(base, base, (base,), ops[0].quoted), False)], []
         if len(ops) < 2:
             return [], []
         target = ops.pop()
@@ -393,9 +474,10 @@ def _copy(name: str, rest: Sequence[Word]) -> _Found:
     else:
         into_dir = True
     out: list[_Effect] = []
-    src_op: Op = "delete" if name == "mv" else "read"
+    src_op: Op | None = "delete" if name == "mv" else None if name == "ln" else "read"
     for src in ops:
-        out.append((src_op, src, rec))
+        if src_op is not None:  # a link's target is neither read nor changed
+            out.append((src_op, src, rec))
         if into_dir:
             base = src.value.rstrip("/").rsplit("/", 1)[-1]
             joined = target.value.rstrip("/") + "/" + base
@@ -410,7 +492,26 @@ def _git(rest: Sequence[Word], stdin: str | None) -> _Found:
                     stop_at_first_operand=True)
     if not a.operands:
         return [], []
-    sub, args = a.operands[0].value, a.operands[1:]
+    effects, reasons = _git_command(a.operands[0].value, a.operands[1:], stdin)
+    folders = a.values.get("C", [])
+    if not folders or not effects:
+        return effects, reasons
+    # ``git -C DIR``: the paths are relative to DIR (each -C relative to the one before)
+    where = _Cwd()
+    for f in folders:
+        where = where.cd(f.value, f"git -C {f.text}: a folder only known when it runs" if f.expands else None)
+    out: list[_Effect] = []
+    for op, w, rec in effects:
+        if where.path and not w.value.startswith(("/", "~")):
+            if where.why is not None and op != "read":
+                reasons.append(f"git changes {w.value} in a folder the command line does not fix ({where.why})")
+            joined = where.join(w.value)
+            w = Word(joined, joined, (joined,), w.quoted)
+        out.append((op, w, rec))
+    return out, reasons
+
+
+def _git_command(sub: str, args: Sequence[Word], stdin: str | None) -> _Found:
     if sub in _GIT_OPAQUE:
         if sub == "stash" and args and args[0].value in ("list", "show"):
             return [], []
@@ -521,8 +622,33 @@ def _package_manager(name: str, rest: Sequence[Word], stdin: str | None, depth: 
         return [], []
     sub = a.operands[0].value
     args = a.operands[1:]
+    pkg = Word("package.json", "package.json", ("package.json",))
     if sub in ("exec", "dlx", "x") and args:
         return _classify([w for w in args if w.value != "--"], stdin, depth + 1)
+    if sub == "pkg":
+        verb = args[0].value if args else ""
+        return ([("edit", pkg, False)] if verb in ("set", "delete", "fix") else []), []
+    if sub == "version":
+        if name == "npm" and not any(not w.value.startswith("-") for w in args):
+            return [], []  # prints the versions
+        lock = Word("package-lock.json", "package-lock.json", ("package-lock.json",))
+        bumped: list[_Effect] = [("edit", pkg, False)]
+        if name == "npm":
+            bumped.append(("edit", lock, False))
+        return bumped, []
+    if sub in ("init", "create", "innit"):
+        given = [w for w in args if not w.value.startswith("-")]
+        if not given:
+            return [("write", pkg, False)], []  # npm init -y: a package.json
+        initializer = given[0].value
+        scope, _, bare = initializer.rpartition("/") if initializer.startswith("@") else ("", "", initializer)
+        bare = bare.split("@", 1)[0] if "@" in bare[1:] else bare
+        created = f"{scope}/create-{bare}" if scope else f"create-{bare}"
+        if created == "create-storybook":
+            return _storybook([Word("init", "init", ("init",)), *given[1:]])
+        return [], [f"{name} {sub} runs the initializer {created}"]
+    if name != "npm" and sub in _FORMATTERS:
+        return _classify(list(a.operands), stdin, depth + 1)  # ``yarn eslint --fix``: the package's bin
     if sub in _NPM_ADD:
         pkgs = [w for w in args if not w.value.startswith("-")]
         if sub.startswith(("i", "up")) and not pkgs:
@@ -606,10 +732,15 @@ def _formatter(name: str, rest: Sequence[Word]) -> _Found:
         if not args:
             return [], []
         sub = args[0].value
-        args = args[1:]
+        if sub in ("check", "format"):
+            args = args[1:]
+        elif not sub.startswith("-") and not sub.startswith((".", "/")) and sub.isidentifier():
+            return [], []  # rule, config, linter, clean, version, server...: no file changes
+        else:
+            sub = "check"  # ruff before 0.5: ``ruff [--fix] PATH`` checks
         a = _parse_args(args, short, long_)
         writes = (sub == "format" and not {"check", "diff"} & a.flags) or (
-            sub == "check" and {"fix", "unsafe-fixes"} & a.flags and "no-fix" not in a.flags)
+            sub == "check" and bool({"fix", "fix-only"} & a.flags) and not {"no-fix", "diff"} & a.flags)
     else:
         a = _parse_args(args, short, long_)
         if name in ("prettier", "biome"):
@@ -632,6 +763,187 @@ def _formatter(name: str, rest: Sequence[Word]) -> _Found:
     if not targets:
         return [], [f"{name} rewrites the files its configuration names"]
     return [("edit", w, True) for w in targets], []
+
+
+# -- more writers -------------------------------------------------------------------------------
+
+#: Text editors: a file they are given may be changed (interactively or by a script).
+_EDITORS = frozenset({"vi", "vim", "nvim", "ex", "ed", "red", "nano", "pico", "emacs", "micro", "kak", "hx", "joe"})
+#: Compressors that replace a file by its compressed form (and their decompressing names).
+_COMPRESSORS = {"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
+                "zstd": ".zst", "unzstd": ".zst", "lzma": ".lzma", "unlzma": ".lzma", "compress": ".Z",
+                "uncompress": ".Z"}
+#: Storybook's CLI, as a package runner names it.
+_STORYBOOK = frozenset({"storybook", "sb", "@storybook/cli", "create-storybook"})
+_AWK_WRITES = re.compile(r"\b(?:print|printf)\b[^;{}]*(?:>|\|)|\bsystem\s*\(|\|\s*getline|\bfflush\b")
+
+
+def _awk(name: str, rest: Sequence[Word]) -> _Found:
+    a = _parse_args(rest, "fvFieE", ("file", "assign", "field-separator", "include", "source", "exec"))
+    includes = [w.value for w in a.values.get("i", []) + a.values.get("include", [])]
+    files = list(a.operands)
+    programs = [w.value for w in a.values.get("e", []) + a.values.get("source", [])]
+    program_files = [w.value for k in ("f", "file", "E", "exec") for w in a.values.get(k, [])]
+    if not (program_files or programs) and files:
+        programs.append(files.pop(0).value)
+    files = [w for w in files if w.value != "-" and not re.match(r"^[A-Za-z_]\w*=", w.value)]  # var=value
+    if any(i in ("inplace", "inplace.awk") for i in includes):
+        return [("edit", w, False) for w in files], []
+    reasons = []
+    if program_files:
+        reasons.append(f"{name} runs the program file {program_files[0]}")
+    elif any(_AWK_WRITES.search(p) for p in programs):
+        reasons.append(f"{name} runs a program that writes files or runs commands")
+    return [("read", w, False) for w in files], reasons
+
+
+def _yq(rest: Sequence[Word]) -> _Found:
+    words = list(rest)
+    if words and words[0].value in ("e", "eval", "ea", "eval-all"):
+        words = words[1:]
+    a = _parse_args(words, "opIs", ("output-format", "input-format", "indent", "split-exp", "expression",
+                                    "arg", "argjson", "from-file"))
+    ops = list(a.operands)
+    if not (a.values.get("expression") or a.values.get("from-file")) and ops:
+        ops = ops[1:]  # the expression
+    op: Op = "edit" if {"i", "inplace", "in-place"} & a.flags else "read"
+    return [(op, w, False) for w in ops if w.value != "-"], []
+
+
+_EDITOR_VALUES = {"vi": "cSuUiTwWt", "vim": "cSuUiTwWt", "nvim": "cSuUiTwWt", "ex": "cSuUiTwWt", "ed": "p",
+                  "red": "p", "nano": "YTroCQX", "pico": "YTroCQX", "emacs": "lfL"}
+
+
+def _editor(name: str, rest: Sequence[Word]) -> _Found:
+    a = _parse_args(rest, _EDITOR_VALUES.get(name, ""),
+                    ("cmd", "eval", "load", "funcall", "directory", "file", "insert", "syntax", "tabsize"))
+    readonly = "R" in a.flags or (name in ("vi", "vim", "nvim") and "M" in a.flags)
+    files = [w for w in a.operands if w.value != "-" and not w.value.startswith("+")]
+    return [("read" if readonly else "edit", w, False) for w in files], []
+
+
+def _filter_output(name: str, rest: Sequence[Word]) -> _Found:
+    """``sort -o F``, ``iconv -o F``: the output file; ``uniq IN OUT``: its second operand."""
+    if name == "sort":
+        a = _parse_args(rest, "oktST", ("output", "key", "field-separator", "buffer-size", "temporary-directory",
+                                        "parallel", "batch-size", "files0-from", "compress-program",
+                                        "random-source", "sort"))
+    elif name == "iconv":
+        a = _parse_args(rest, "fto", ("from-code", "to-code", "output"))
+    else:
+        a = _parse_args(rest, "fsw", ("skip-fields", "skip-chars", "check-chars", "group", "all-repeated"))
+        ops = [w for w in a.operands]
+        eff: list[_Effect] = [("read", w, False) for w in ops[:1] if w.value != "-"]
+        eff += [("write", w, False) for w in ops[1:2] if w.value != "-"]
+        return eff, []
+    outs = a.values.get("o", []) + a.values.get("output", [])
+    return ([("read", w, False) for w in a.operands if w.value != "-"]
+            + [("write", w, False) for w in outs if w.value != "-"]), []
+
+
+def _rsync(rest: Sequence[Word]) -> _Found:
+    a = _parse_args(rest, "efBTM@", (
+        "rsh", "exclude", "include", "filter", "rsync-path", "files-from", "exclude-from", "include-from",
+        "block-size", "chmod", "chown", "log-file", "temp-dir", "partial-dir", "backup-dir", "suffix",
+        "compare-dest", "link-dest", "copy-dest", "remote-option", "port", "password-file", "timeout",
+        "bwlimit", "max-size", "min-size", "max-delete", "modify-window", "out-format", "info", "debug",
+        "usermap", "groupmap", "contimeout", "sockopts", "outbuf", "iconv", "checksum-choice", "compress-choice"))
+    if {"n", "dry-run", "list-only"} & a.flags or len(a.operands) < 2:
+        return [], []
+    *sources, target = a.operands
+
+    def remote(w: Word) -> bool:
+        head = w.value.split("/", 1)[0]
+        return ":" in head or w.value.startswith("rsync://")
+
+    eff: list[_Effect] = []
+    src_op: Op = "delete" if "remove-source-files" in a.flags else "read"
+    for src in sources:
+        if not remote(src):
+            eff.append((src_op, src, True))
+    if not remote(target):
+        eff.append(("write", target, True))
+    return eff, []
+
+
+def _compress(name: str, rest: Sequence[Word]) -> _Found:
+    """``gzip f`` replaces ``f`` by ``f.gz``; ``gunzip f.gz`` (``gzip -d``) the other way round.
+    ``-k`` keeps the input, ``-c`` writes to standard output, ``-t``/``-l`` only read."""
+    suffix = _COMPRESSORS[name]
+    a = _parse_args(rest, "S" if name != "zstd" else "oSDL", ("suffix", "output"))
+    if {"c", "stdout", "to-stdout", "t", "test", "l", "list"} & a.flags:
+        return [("read", w, False) for w in a.operands if w.value != "-"], []
+    given = a.values.get("S") or a.values.get("suffix")
+    if given and name != "zstd":
+        suffix = given[-1].value
+    unpack = name.startswith("un") or name == "gunzip" or bool({"d", "decompress", "uncompress"} & a.flags)
+    keep = bool({"k", "keep"} & a.flags) or (name in ("zstd", "unzstd") and not {"rm"} & a.flags)
+    if {"r", "recursive"} & a.flags:
+        return [], [f"{name} -r replaces every file under {a.operands[0].value if a.operands else 'the folder'}"]
+    eff: list[_Effect] = []
+    for w in a.operands:
+        if w.value == "-":
+            continue
+        eff.append(("read" if keep else "delete", w, False))
+        if unpack:
+            out = w.value[: -len(suffix)] if suffix and w.value.endswith(suffix) else None
+            if out is None and w.value.endswith(".tgz"):
+                out = w.value[:-4] + ".tar"
+        else:
+            out = w.value + suffix
+        if out:
+            eff.append(("write", Word(out, out, (out,), w.quoted), False))
+    return eff, []
+
+
+def _zip(rest: Sequence[Word]) -> _Found:
+    words: list[Word] = []
+    for w in rest:
+        if w.value in ("-x", "-i", "--exclude", "--include"):
+            break  # the patterns that follow are not files
+        words.append(w)
+    a = _parse_args(words, "PtbnOsZ", ("password", "temp-path", "suffixes", "output-file", "split-size",
+                                         "compression-method"))
+    if not a.operands:
+        return [], []
+    archive, *files = a.operands
+    if {"d", "delete", "sf", "show-files"} & a.flags:
+        return [("edit", archive, False)] if "d" in a.flags or "delete" in a.flags else [], []
+    out = (a.values.get("O") or a.values.get("output-file") or [archive])[-1]
+    rec = bool({"r", "R", "recurse-paths"} & a.flags)
+    file_op: Op = "delete" if {"m", "move"} & a.flags else "read"
+    return [(file_op, w, rec) for w in files if w.value != "-"] + [("write", out, False)], []
+
+
+def _storybook(rest: Sequence[Word]) -> _Found:
+    """Storybook's CLI (``npx storybook@latest init``): the commands that set it up or move it to
+    another version change ``package.json`` and ``.storybook/``, and more that the line does not
+    name (example stories, automigrations, an addon's set-up)."""
+    a = _parse_args(rest, "co", ("config-dir", "output-dir", "package-manager", "type", "builder", "renderer",
+                                 "features", "loglevel", "port", "host"), stop_at_first_operand=True)
+    if not a.operands:
+        return [], []
+    sub = a.operands[0].value
+    config = (a.values.get("c") or a.values.get("config-dir") or [Word(".storybook", ".storybook", (".storybook",))])[-1]
+    pkg = Word("package.json", "package.json", ("package.json",))
+    if sub == "init":
+        return [("edit", pkg, False), ("write", config, True)], [
+            "storybook init also writes example stories and installs dependencies"]
+    if sub in ("upgrade", "automigrate"):
+        return [("edit", pkg, False), ("edit", config, True)], [
+            f"storybook {sub} runs automigrations that may change any file"]
+    if sub in ("add", "remove"):
+        return [("edit", pkg, False), ("edit", config, True)], (
+            ["storybook add runs the addon's set-up, which may change any file"] if sub == "add" else [])
+    if sub == "migrate":
+        return [], ["storybook migrate rewrites story files"]
+    if sub == "build":
+        outs = a.values.get("o") or a.values.get("output-dir")
+        sub_args = _parse_args(a.operands[1:], "o", ("output-dir",))
+        outs = outs or sub_args.values.get("o") or sub_args.values.get("output-dir")
+        out = outs[-1] if outs else Word("storybook-static", "storybook-static", ("storybook-static",))
+        return [("write", out, True)], []
+    return [], []
 
 
 #: Stands for the file names ``xargs`` and ``find -exec`` append: does the program change them?
@@ -661,6 +973,36 @@ def _find(rest: Sequence[Word], depth: int) -> _Found:
             if any(op != "read" for op, _, _ in effects) or unknown:
                 return [], [f"find {flag} runs {rest[k + 1].value if k + 1 < len(rest) else ''} on the files it finds"]
     return [], []
+
+
+def command_forms(words: Sequence[Word]) -> list[tuple[str, ...]]:
+    """The argv of a simple command, program name first (its path and a package runner's
+    version left out), then the argv of what each wrapper it goes through runs: ``sudo -E make
+    -j4`` gives ``('sudo', '-E', 'make', '-j4')`` and ``('make', '-j4')``; ``npx vitest run``
+    gives ``('npx', 'vitest', 'run')`` and ``('vitest', 'run')``."""
+    out: list[tuple[str, ...]] = []
+    current = list(words)
+    for _ in range(8):
+        if not current or current[0].expands:
+            break
+        out.append((_program(current), *(w.value for w in current[1:])))
+        name, rest = _program(current), current[1:]
+        if name in _PASS_THROUGH:
+            current = _parse_args(rest, *_PASS_THROUGH[name], stop_at_first_operand=True).operands
+        elif name == "timeout":
+            current = _parse_args(rest, "sk", ("signal", "kill-after"), stop_at_first_operand=True).operands[1:]
+        elif name == "env":
+            current = _parse_args(rest, "uCS", ("unset", "chdir", "split-string"), stop_at_first_operand=True).operands
+            while current and "=" in current[0].value and not current[0].value.startswith("="):
+                current.pop(0)
+        elif name in _PACKAGE_MANAGERS and rest and rest[0].value in ("exec", "dlx", "x"):
+            current = [w for w in rest[1:] if w.value != "--"]
+        elif name in ("uv", "poetry", "pipenv", "conda", "pipx") and rest and rest[0].value == "run":
+            current = _parse_args(rest[1:], "", ("with", "python", "project", "directory", "env-file", "spec"),
+                                  stop_at_first_operand=True).operands
+        else:
+            break
+    return out
 
 
 # -- the walk --------------------------------------------------------------------------------------
@@ -734,6 +1076,90 @@ def _gap_redirects(gaps: list[tuple[str, Command | None]]) -> Iterator[Command]:
 
 _END = (None, ";", "\n")
 _CHAIN = ("&&", "|", "|&")
+_PIPES = ("|", "|&")
+#: Separators after which a new and-or list starts.
+_LIST_ENDS = (";", "\n", "&")
+_CONTROL_OPEN = frozenset({"if", "for", "while", "until", "case", "select"})
+_CONTROL_CLOSE = frozenset({"fi", "done", "esac"})
+_STRUCTURE_TOKEN = re.compile(r"[()]|[A-Za-z_]+")
+#: A working folder longer than this is not followed (a pathological line).
+_CWD_MAX = 1024
+#: Nested ``eval``s followed.
+_EVAL_DEPTH = 8
+
+
+@attrs.define(frozen=True, slots=True)
+class _Cwd:
+    """The working folder of a command, relative to the one its command line starts in.
+
+    Attributes:
+        path: ``""`` for the starting folder, else a relative or absolute path (``$VAR`` text
+            where a ``cd`` target is an expansion).
+        why: when the folder is a guess (a ``cd "$X"``, ``cd -``, a ``cd`` that may not have
+            run): the reason, in words; ``None`` when the line shows it.
+    """
+
+    path: str = ""
+    why: str | None = None
+
+    def join(self, p: str) -> str:
+        if not self.path or p.startswith(("/", "~")):
+            return p
+        return posixpath.normpath(self.path + "/" + p)
+
+    def cd(self, target: str, why: str | None = None) -> _Cwd:
+        absolute = target.startswith(("/", "~"))
+        path = posixpath.normpath(target if absolute or not self.path else self.path + "/" + target)
+        if len(path) > _CWD_MAX:
+            return _Cwd("$PWD", "a working folder too deep to follow")
+        return _Cwd("" if path == "." else path, why or (None if absolute else self.why))
+
+    def guess(self, why: str) -> _Cwd:
+        return self if self.why else _Cwd(self.path, why)
+
+
+def _chdir(c: Command, here: _Cwd, stack: list[_Cwd]) -> _Cwd | None:
+    """The working folder after *c* if it is a literal ``cd``/``pushd``/``popd``, else ``None``."""
+    if not c.words or c.words[0].expands or c.words[0].value not in ("cd", "pushd", "popd"):
+        return None
+    name = c.words[0].value
+    a = _parse_args(c.words[1:])
+    ops = a.operands
+    shown = " ".join(w.text for w in c.words)
+    unknown = f"after {shown!r}, a folder the command line does not show"
+    if name == "popd":
+        if ops or not stack:
+            return _Cwd("$PWD", unknown)
+        return stack.pop()
+    if name == "pushd":
+        if not ops:  # swaps the two top folders
+            if not stack:
+                return _Cwd("$PWD", unknown)
+            top = stack.pop()
+            stack.append(here)
+            return top
+        if ops[0].value[:1] in "+-" and ops[0].value[1:].isdigit():
+            return _Cwd("$PWD", unknown)  # a rotation of the stack
+        stack.append(here)
+    if not ops:
+        return here.cd("~")
+    target = ops[0]
+    if target.value == "-":
+        return _Cwd("$OLDPWD", unknown)
+    if target.expands:
+        return here.cd(target.value, f"after {shown!r}, a folder only known when it runs")
+    return here.cd(target.value)
+
+
+def _structure_tokens(gap: str, c: Command) -> Iterator[str]:
+    """The grouping and control keywords before *c*: in the gap before it, and at the start of
+    its own text (``then cd src``)."""
+    for line in _gap_lines(gap):
+        yield from _STRUCTURE_TOKEN.findall(line)
+    if c.words:
+        k = c.text.find(c.words[0].text)
+        if k > 0:
+            yield from _STRUCTURE_TOKEN.findall(c.text[:k])
 
 
 @attrs.define(frozen=True, slots=True)
@@ -742,51 +1168,140 @@ class _Step:
     ok: bool  # a zero exit status of the whole line means this command succeeded
     fail: bool  # a non-zero exit status means it did not
     piped: bool  # its standard input is the previous command's output
+    cwd: _Cwd = attrs.field(factory=_Cwd)  # the folder it runs in
 
 
-def _walk(script: ShellScript, ok_flow: bool, fail_flow: bool) -> Iterator[_Step]:
-    """Every simple command, wrappers unwrapped (their redirections kept), substitutions first."""
-    cmds = script.top_level
-    gaps = _gaps(script)
-    structured = _structured(script, gaps)
-    n = len(cmds)
-    for i, c in enumerate(cmds):
-        # ``&&`` binds looser than ``|``: in ``a && b | c`` a zero status means ``a`` succeeded.
-        end_ok = cmds[-1].separator in _END
-        ok = (ok_flow and not structured and end_ok
-              and (i == n - 1 or (c.separator == "&&" and all(cmds[j].separator in _CHAIN for j in range(i + 1, n - 1)))))
-        fail = (fail_flow and not structured and end_ok and i == n - 1
-                and all(cmds[j].separator in _CHAIN for j in range(i)))
-        piped = i > 0 and cmds[i - 1].separator in ("|", "|&")
-        for e in c.substitutions:
-            if e.script is not None:
-                for inner in _walk(e.script, False, False):
-                    yield _Step(inner.command, False, False, inner.piped)
-        if c.nested is not None:
-            yield from _walk(c.nested, ok, fail)
-            if c.redirects:
-                yield _Step(Command((), (), c.redirects, c.text, c.start, c.end, c.separator), ok, fail, piped)
-        else:
-            yield _Step(c, ok, fail, piped)
-    for pseudo in _gap_redirects(gaps):
-        yield _Step(pseudo, False, False, False)
+class _Walker:
+    """Every simple command of a command line, wrappers unwrapped (their redirections kept),
+    substitutions first, each with how the line's exit status speaks for it and the folder it
+    runs in (a literal ``cd``, ``pushd``, ``popd`` followed; a subshell's undone at its ``)``)."""
+
+    def __init__(self) -> None:
+        self.steps: list[_Step] = []
+
+    def walk(self, script: ShellScript, ok_flow: bool, fail_flow: bool, cwd: _Cwd, depth: int = 0) -> _Cwd:
+        """Add the steps of *script*; return the working folder it leaves."""
+        cmds = script.top_level
+        gaps = _gaps(script)
+        structured = _structured(script, gaps)
+        n = len(cmds)
+        end_ok = bool(cmds) and cmds[-1].separator in _END
+        # chained[i]: every separator from command i to the last is ``&&`` or a pipe
+        chained = [True] * (n + 1)
+        for j in range(n - 2, -1, -1):
+            chained[j] = chained[j + 1] and cmds[j].separator in _CHAIN
+        start = cwd
+        stack: list[_Cwd] = []
+        subshells: list[tuple[_Cwd, _Cwd | None]] = []
+        opened: list[str] = []
+        chain: _Cwd | None = None  # the folder of a conditional cd, for the commands its && chain guards
+        first = 0  # the first command of the current pipeline
+        for i, c in enumerate(cmds):
+            for tok in _structure_tokens(gaps[i][0], c):
+                in_case = bool(opened) and opened[-1] == "case"
+                if tok == "(" and not in_case:
+                    subshells.append((cwd, chain))
+                elif tok == ")" and not in_case:
+                    if subshells:
+                        cwd, chain = subshells.pop()
+                elif tok in _CONTROL_OPEN:
+                    opened.append(tok)
+                elif tok in _CONTROL_CLOSE and opened:
+                    opened.pop()
+            prev = cmds[i - 1].separator if i else None
+            if prev not in _PIPES:
+                first = i
+            if chain is not None and prev != "&&" and prev not in _PIPES:
+                cwd, chain = chain.guess("after a cd that may not have run"), None
+            here = chain if chain is not None else cwd
+            # ``&&`` binds looser than ``|``: in ``a && b | c`` a zero status means ``a`` succeeded;
+            # a command after ``||`` runs only if what came before it failed: a zero status of the
+            # line does not say it ran.
+            guarded = first > 0 and cmds[first - 1].separator == "||"
+            ok = (ok_flow and not structured and end_ok and not guarded
+                  and (i == n - 1 or (c.separator == "&&" and chained[i + 1])))
+            fail = fail_flow and not structured and end_ok and i == n - 1 and (i == 0 or _chained_before(cmds, i))
+            piped = prev in _PIPES
+            for e in c.substitutions:
+                if e.script is not None:
+                    inner = _Walker()
+                    inner.walk(e.script, False, False, here, depth + 1)
+                    self.steps.extend(_Step(s.command, False, False, s.piped, s.cwd) for s in inner.steps)
+            after: _Cwd | None = None
+            if c.nested is not None:
+                self.walk(c.nested, ok, fail, here, depth + 1)  # a new shell: its cd stays inside
+                if c.redirects:
+                    self.steps.append(_Step(Command((), (), c.redirects, c.text, c.start, c.end, c.separator),
+                                            ok, fail, piped, here))
+            elif _literal_eval(c) and depth < _EVAL_DEPTH:
+                text = " ".join(w.value for w in c.words[1:])
+                left = self.walk(parse_shell(text), ok, fail, here, depth + 1)  # the same shell: cd persists
+                after = left if left != here else None
+                if c.redirects:
+                    self.steps.append(_Step(Command((), (), c.redirects, c.text, c.start, c.end, c.separator),
+                                            ok, fail, piped, here))
+            else:
+                self.steps.append(_Step(c, ok, fail, piped, here))
+                after = _chdir(c, here, stack)
+            if after is None or piped or c.separator in _PIPES or c.separator == "&":
+                continue  # no cd, or one in a pipeline or in the background: a subshell of its own
+            if opened:
+                cwd, chain = after.guess("after a cd under if, for, while or case"), None
+            elif prev is None or prev in _LIST_ENDS:
+                cwd, chain = after, None
+            elif prev == "||":
+                chain = after.guess("after a cd that may not have run")
+            else:  # after &&: sure for the commands its && chain guards, a guess for the others
+                chain = after
+        if chain is not None:
+            cwd = chain.guess("after a cd that may not have run")
+        for pseudo in _gap_redirects(gaps):
+            self.steps.append(_Step(pseudo, False, False, False, start))
+        return cwd
+
+
+def _chained_before(cmds: Sequence[Command], i: int) -> bool:
+    """Every separator before command *i* is ``&&`` or a pipe."""
+    return all(cmds[j].separator in _CHAIN for j in range(i))
+
+
+def _literal_eval(c: Command) -> bool:
+    """``eval`` of words whose text the line shows: what it runs is parsed and walked."""
+    return (len(c.words) > 1 and not c.words[0].expands and c.words[0].value == "eval"
+            and not any(w.expands for w in c.words[1:]))
 
 
 def file_effects(script: ShellScript | str) -> ShellFileEffects:
     """The files a command line reads, writes, edits or deletes, and its commands that may write
-    files it does not name (see the module docstring)."""
+    files it does not name (see the module docstring).
+
+    A relative path is resolved against the folder a literal ``cd``/``pushd``/``popd`` or
+    ``git -C`` of the line moved to (``cd src && rm app.ts`` deletes ``src/app.ts``); where that
+    folder cannot be told (``cd "$X"``, ``cd -``, a ``cd`` under ``if``), the path keeps what is
+    known (``$X/app.ts``) and a change to it is also an unknown write. Unquoted brace lists and
+    sequences are expanded (``src/{a,b}.ts``).
+    """
     if isinstance(script, str):
         script = parse_shell(script)
     effects: list[FileEffect] = []
     unknown: list[UnknownWrite] = []
-    for step in _walk(script, True, True):
-        c, ok, fail = step.command, step.ok, step.fail
+    walker = _Walker()
+    walker.walk(script, True, True, _Cwd())
+    for step in walker.steps:
+        c = step.command
+
+        def add(op: Op, path: str, pattern: bool, rec: bool, step: _Step = step) -> None:
+            _add(effects, unknown, step, op, path, pattern, rec)
+
         stdin: str | None = "" if step.piped else None
         for r in c.redirects:
             if r.heredoc is not None:
                 stdin = r.heredoc.body
             elif r.op == "<<<" and r.target is not None:
                 stdin = r.target.value
+            elif r.op in ("<", "<>") and r.fd in (None, "0") and r.target is not None \
+                    and r.target.value != "/dev/null":
+                stdin = ""  # a file's content: a script for a shell or an interpreter
             target = r.target
             if target is None or r.heredoc is not None or r.op in ("<<<", ">&", "<&"):
                 continue
@@ -798,16 +1313,117 @@ def file_effects(script: ShellScript | str) -> ShellFileEffects:
                     unknown.append(UnknownWrite(c, f"writes to {target.text}, a name only known when it runs"))
                 continue
             if r.op == "<":
-                effects.append(FileEffect("read", path, c, _is_glob(target), False, ok, fail))
+                add("read", path, _is_glob(target), False)
             elif r.writes_file is not None:
-                op: Op = "edit" if r.op in (">>", "&>>") else "write"
-                effects.append(FileEffect(op, path, c, _is_glob(target), False, ok, fail))
-        found, reasons = _classify(c.words, stdin)
+                add("edit" if r.op in (">>", "&>>") else "write", path, _is_glob(target), False)
+        found, reasons = _classify(_brace_expand(c.words), stdin)
         for op, w, rec in found:
             if w.expands:
                 if op != "read":
                     unknown.append(UnknownWrite(c, f"{c.name} changes {w.text}, a name only known when it runs"))
                 continue
-            effects.append(FileEffect(op, w.value, c, _is_glob(w), rec, ok, fail))
+            add(op, w.value, _is_glob(w), rec)
         unknown.extend(UnknownWrite(c, r) for r in reasons)
     return ShellFileEffects(tuple(effects), tuple(unknown))
+
+
+def _add(effects: list[FileEffect], unknown: list[UnknownWrite], step: _Step, op: Op, path: str, pattern: bool,
+         rec: bool) -> None:
+    """One effect of *step*, its relative path resolved against the step's working folder."""
+    c, cwd = step.command, step.cwd
+    if cwd.path and not path.startswith(("/", "~")):
+        if cwd.why is not None and op != "read":
+            unknown.append(UnknownWrite(c, f"{c.name or 'the command'} changes {path} in a folder the command "
+                                           f"line does not fix ({cwd.why})"))
+        path = cwd.join(path)
+    effects.append(FileEffect(op, path, c, pattern, rec, step.ok, step.fail))
+
+
+# -- brace expansion ------------------------------------------------------------------------------
+
+#: Words one brace expansion may give before it is left as it is.
+_BRACE_MAX = 256
+_SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
+
+
+def _brace_expand(words: Sequence[Word]) -> list[Word]:
+    """*words* with their unquoted brace lists and sequences expanded, as the shell does before
+    running the command (``src/{app,other}.ts`` is two words). A word with quoting or an expansion
+    is left alone, as is one that would give more than ``_BRACE_MAX`` words."""
+    out: list[Word] = []
+    for w in words:
+        if w.quoted or w.expands or "{" not in w.value or "}" not in w.value:
+            out.append(w)
+            continue
+        values = _braces(w.value)
+        if values is None or len(values) > _BRACE_MAX:
+            out.append(w)
+        else:
+            out.extend(Word(v, v, (v,)) for v in values)
+    return out
+
+
+def _braces(s: str, budget: int = _BRACE_MAX) -> list[str] | None:
+    """The brace expansion of *s*; ``None`` past *budget* words."""
+    i = 0
+    while True:
+        open_ = s.find("{", i)
+        if open_ < 0:
+            return [s]
+        depth, commas, close = 0, [], -1
+        for j in range(open_, len(s)):
+            ch = s[j]
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    close = j
+                    break
+            elif ch == "," and depth == 1:
+                commas.append(j)
+        if close < 0:
+            return [s]
+        inner = s[open_ + 1 : close]
+        alternatives: list[str] | None
+        if commas:
+            bounds = [open_, *commas, close]
+            alternatives = [s[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
+        else:
+            alternatives = _sequence(inner)
+            if alternatives is None:
+                i = open_ + 1  # not an expansion ({}, {x}): look further on
+                continue
+        pre, post = s[:open_], s[close + 1 :]
+        tails = _braces(post, budget)
+        if tails is None:
+            return None
+        out: list[str] = []
+        for alt in alternatives:
+            heads = _braces(alt, budget)
+            if heads is None:
+                return None
+            for h in heads:
+                for t in tails:
+                    out.append(pre + h + t)
+                    if len(out) > budget:
+                        return None
+        return out
+
+
+def _sequence(inner: str) -> list[str] | None:
+    m = _SEQUENCE.fullmatch(inner)
+    if m is None:
+        return None
+    if m.group(1) is not None:
+        a, b, step = int(m.group(1)), int(m.group(2)), abs(int(m.group(3) or 1)) or 1
+        if abs(b - a) // step > _BRACE_MAX:
+            return None
+        width = max(len(m.group(1)), len(m.group(2))) if m.group(1).lstrip("-").startswith("0") or \
+            m.group(2).lstrip("-").startswith("0") else 0
+        rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        return [str(k).zfill(width) if width else str(k) for k in rng]
+    a, b = ord(m.group(4)), ord(m.group(5))
+    step = abs(int(m.group(6) or 1)) or 1
+    rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+    return [chr(k) for k in rng]

@@ -435,7 +435,7 @@ def test_shell_writes_are_file_events_through_the_shell() -> None:
     )
     ev = [(e.op, e.path, e.via, e.succeeded) for e in c.file_events(t)]
     assert ev == [
-        ("edit", "src/x.ts", "shell", True),
+        ("edit", "/w/src/x.ts", "shell", True),  # after cd /w
         ("write", "notes.md", "shell", True), ("read", "notes.md", "shell", True),
         ("write", "docs/notes.md", "shell", True), ("delete", "build", "shell", True),
         ("write", "src/y.ts", "shell", True),
@@ -444,8 +444,8 @@ def test_shell_writes_are_file_events_through_the_shell() -> None:
         ("read", "src/x.ts", "shell", None), ("read", "README.md", "shell", True),
     ]
     r = c.check_file_not_changed(t, "src/x.ts")
-    assert r.status is F and r.evidence[0].text.endswith("edit src/x.ts (shell: sed -i 's/a/b/' src/x.ts)")
-    assert c.check_file_edited(t, "src/x.ts").found == "#0 edit src/x.ts through the shell"
+    assert r.status is F and r.evidence[0].text.endswith("edit /w/src/x.ts (shell: sed -i 's/a/b/' src/x.ts)")
+    assert c.check_file_edited(t, "src/x.ts").found == "#0 edit /w/src/x.ts through the shell"
     assert c.check_file_changed(t, "build/out/app.js").status is P  # under a directory removed with rm -r
     assert c.check_file_changed(t, "lib/util.ts").status is P  # git restore of a directory
     assert c.check_file_written(t, "docs/notes.md").status is P
@@ -488,7 +488,8 @@ def test_commands_that_may_write_unnamed_files_make_absence_inconclusive() -> No
         "#0 command_execution(command='ls src && ./scripts/codegen.sh')  runs the script ./scripts/codegen.sh",
         "#1 command_execution(command='make build 2>&1 | tail -5')  make runs build rules that may write any file",
     ]
-    assert r.notes[-1] == "pass ignore_unknown_writes=True to accept that these commands left the file alone"
+    assert r.notes[-1] == ("pass ignore_unknown_writes=True to accept that these commands left the file alone, "
+                           "or a list of the programs to trust (['make', 'npm test'])")
     assert c.check_file_not_changed(t, "src/x.ts", ignore_unknown_writes=True).status is P
     plain = T(fmt="codex-exec").user("x").call("command_execution", kind="shell", command="npx tsc --noEmit",
                                                 exit_code=0).say("ok").done()
@@ -990,3 +991,94 @@ def test_unordered_groups_match_optimally() -> None:
     assert repr(Unordered("Grep", Call("Glob", pattern="*.py"))) == "Unordered('Grep', Call('Glob', pattern='*.py'))"
     with pytest.raises(UsageError):
         Unordered()
+
+
+# -- shell commands the file checks must not misread ----------------------------------------------
+
+
+def _codex_run(tmp_path: Path, *commands: str, exit_code: int = 0) -> Transcript:
+    """A complete ``codex exec --json`` run of *commands*, read by the real parser."""
+    import json
+
+    import agenteval_assert as aa
+
+    records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "t"}]
+    for k, cmd in enumerate(commands):
+        records.append({"type": "item.completed", "item": {
+            "id": f"i{k}", "type": "command_execution", "command": cmd, "aggregated_output": "",
+            "exit_code": exit_code, "status": "completed" if exit_code == 0 else "failed"}})
+    records += [{"type": "item.completed", "item": {"id": "m", "type": "agent_message", "text": "done"}},
+                {"type": "turn.completed", "usage": {}}]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return aa.load(path)
+
+
+@pytest.mark.parametrize("command", ["true || rm src/app.ts", "grep -q X src/app.ts || echo X >> src/app.ts"])
+def test_a_command_after_or_on_a_line_that_succeeded_may_not_have_run(tmp_path: Path, command: str) -> None:
+    t = _codex_run(tmp_path, command)
+    assert c.check_file_changed(t, "src/app.ts").status is I
+    assert c.check_file_not_changed(t, "src/app.ts").status is I
+    assert c.check_file_changed(t, "src/app.ts", succeeded=None).status is P
+
+
+@pytest.mark.parametrize("command", [
+    "cd src && echo x > app.ts", "cd /repo/src && sed -i s/a/b/ app.ts", "cd src && rm -f app.ts",
+    "git -C src checkout -- app.ts", "sed -i s/a/b/ src/{app,other}.ts", "cd src && perl -0pi -e s/a/b/ app.ts",
+    "/bin/bash -lc 'cd src && awk -i inplace \"{print}\" app.ts'",
+])
+def test_relative_paths_after_a_change_of_folder_are_changes_of_the_file(tmp_path: Path, command: str) -> None:
+    t = _codex_run(tmp_path, command)
+    r = c.check_file_not_changed(t, "src/app.ts")
+    assert r.status is F, r.render()
+    assert c.check_file_changed(t, "src/app.ts").status is P
+    assert c.check_file_not_changed(t, "lib/app.ts").status is P
+
+
+@pytest.mark.parametrize("command", ['cd "$PKG" && rm -f app.ts', "cd - && sed -i s/a/b/ app.ts",
+                                     "if [ -d src ]; then cd src; fi; rm app.ts"])
+def test_a_change_in_a_folder_the_line_does_not_fix_makes_absence_inconclusive(tmp_path: Path, command: str) -> None:
+    t = _codex_run(tmp_path, command)
+    r = c.check_file_not_changed(t, "lib/app.ts")
+    assert r.status is I, r.render()
+    assert "in a folder the command line does not fix" in r.evidence[0].text
+
+
+@pytest.mark.parametrize(("command", "status"), [
+    ("gsed -i s/a/b/ src/app.ts", F), ("busybox sed -i s/a/b/ src/app.ts", F), ("yq -i '.a=1' src/app.ts", F),
+    ("vim -c '%s/a/b/' -c wq src/app.ts", F), ("jq . src/app.ts | sponge src/app.ts", F),
+    ("sort -o src/app.ts src/app.ts", F), ("ln -sf x.ts src/app.ts", F), ("rsync -a build/ src/", F),
+    ("shred -u src/app.ts", F), ("unlink src/app.ts", F), ("gzip src/app.ts", F), ("zip -m a.zip src/app.ts", F),
+    ("ruff --fix src/app.ts", F), ("npx prettier@3 --write src/app.ts", F), ('eval "rm src/app.ts"', F),
+    ("npx storybook@latest init", I), ("sh < setup.sh", I), ("split -l 5 big.txt", I), ("git stash pop", I),
+    ("ruff check --fix --diff src/app.ts", P), ("chmod 644 src/app.ts", P), ("yq '.a' src/app.ts", P),
+])
+def test_more_writers_are_changes_or_unknown_writes(tmp_path: Path, command: str, status: Status) -> None:
+    assert c.check_file_not_changed(_codex_run(tmp_path, command), "src/app.ts").status is status
+
+
+def test_the_storybook_cli_changes_package_json_and_its_config(tmp_path: Path) -> None:
+    t = _codex_run(tmp_path, "npx -y storybook@latest init --yes", "pnpm dlx storybook@8.6 upgrade")
+    assert c.check_file_edited(t, "package.json").status is P
+    assert c.check_file_changed(t, ".storybook/main.ts").status is P
+    assert c.check_file_not_changed(t, "package.json").status is F
+
+
+def test_unknown_writes_can_be_trusted_program_by_program(tmp_path: Path) -> None:
+    from agenteval_assert.matchers import Matches
+
+    t = _codex_run(tmp_path, "npm test", "sudo make -j4 build", "npx vitest run && ./scripts/gen.sh")
+    r = c.check_file_not_changed(t, "src/app.ts")
+    assert r.status is I and r.found == "3 commands that may write files it does not name"
+    r = c.check_file_not_changed(t, "src/app.ts", ignore_unknown_writes=["npm test", "make"])
+    assert r.status is I and r.found == "1 command that may write files it does not name"
+    assert [e.text.rsplit("  ", 1)[-1] for e in r.evidence] == ["runs the script ./scripts/gen.sh"]
+    assert "2 commands that may write files it does not name accepted by ignore_unknown_writes" in r.notes
+    r = c.check_file_not_changed(t, "src/app.ts", ignore_unknown_writes=["npm test", "make", Matches(r"^\./scripts/")])
+    assert r.status is P and r.notes == (("3 commands that may write files it does not name accepted by "
+                                         "ignore_unknown_writes"),)
+    assert c.check_file_not_changed(t, "src/app.ts", ignore_unknown_writes=["npm run"]).status is I  # not npm test
+    assert c.check_file_not_changed(t, "src/app.ts", ignore_unknown_writes=True).status is P
+    for bad in ("make", ["make", 3], [""], None):
+        with pytest.raises(UsageError, match="ignore_unknown_writes"):
+            c.check_file_not_changed(t, "src/app.ts", ignore_unknown_writes=bad)  # type: ignore[arg-type]

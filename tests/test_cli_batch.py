@@ -396,16 +396,16 @@ def test_damaged_transcripts_in_a_folder_are_unreadable_in_check_and_summary(tmp
     assert out.splitlines()[-1].startswith("1 of 3 transcripts passed (33.3 %), 0 failed, 0 inconclusive, 2 unreadable")
     assert err.splitlines() == [
         f"error: {tmp_path / 'empty.jsonl'}: empty file (expected a transcript (JSON records))",
-        f"error: {tmp_path / 'garbage.jsonl'}:1: not valid JSON "
-        "(expected JSON records (one JSON object per line, or a JSON array/document))",
+        (f"error: {tmp_path / 'garbage.jsonl'}:1: not valid JSON "
+        "(expected JSON records (one JSON object per line, or a JSON array/document))"),
     ]
     code, _, err = run("summary", str(tmp_path))
     assert code == ExitCode.INPUT
     assert err.splitlines() == [
         f"skipped {tmp_path / 'README.md'}: no JSON records (only blank or # comment lines)",
         f"error: {tmp_path / 'empty.jsonl'}: empty file (expected a transcript (JSON records))",
-        f"error: {tmp_path / 'garbage.jsonl'}:1: not valid JSON "
-        "(expected JSON records (one JSON object per line, or a JSON array/document))",
+        (f"error: {tmp_path / 'garbage.jsonl'}:1: not valid JSON "
+        "(expected JSON records (one JSON object per line, or a JSON array/document))"),
     ]
 
 
@@ -426,7 +426,7 @@ def _hostile_run(path: Path) -> None:
 def _workflow_command(line: str) -> bool:
     """The runner's reading of a log line (it trims the indentation first)."""
     body = line.strip()
-    return body.startswith("::") or body.startswith("##[")
+    return body.startswith(("::", "##["))
 
 
 def test_tool_output_cannot_forge_annotations_or_drive_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -146,7 +146,7 @@ expected '/etc/x.conf' written, found only 1 failed write
         """\
 expected 'src/theme.ts' not changed, found 1 change
   evidence:
-    r.jsonl:2  #0 command_execution(command="cd app && sed -i 's/#2563eb/#7c3aed/' src/theme.ts")  edit src/theme.ts (shell: sed -i 's/#2563eb/#7c3aed/' src/theme.ts)
+    r.jsonl:2  #0 command_execution(command="cd app && sed -i 's/#2563eb/#7c3aed/' src/theme.ts")  edit app/src/theme.ts (shell: sed -i 's/#2563eb/#7c3aed/' src/theme.ts)
   check: file_not_changed('src/theme.ts')""",
         id="a shell write is a change",
     ),

@@ -46,7 +46,7 @@ def unknown(text: str) -> list[str]:
     ("git checkout .", [("write", ".")]),
     ("git restore src/a.ts", [("write", "src/a.ts")]),
     ("git restore --source HEAD --worktree --staged a.ts", [("write", "a.ts")]),
-    ("git -C /w rm old.py", [("delete", "old.py")]),
+    ("git -C /w rm old.py", [("delete", "/w/old.py")]),
     ("git mv a.py b.py", [("delete", "a.py"), ("write", "b.py")]),
     (("patch -p1 <<'EOF'\n--- a/x.py\n+++ b/x.py\n@@\n-a\n+b\n--- /dev/null\n+++ b/new.py\n@@\n+n\n"
       "--- a/gone.py\n+++ /dev/null\n@@\n-g\nEOF"), [("edit", "x.py"), ("write", "new.py"), ("delete", "gone.py")]),
@@ -139,7 +139,7 @@ def test_globs_and_directories_are_marked() -> None:
     ("echo $(sed -i s/a/b/ f)", (False, False)),  # inside a substitution
 ])
 def test_how_the_exit_status_speaks_for_a_command(text: str, flags: tuple[bool, bool]) -> None:
-    (e,) = [e for e in file_effects(text).effects if e.path == "f"]
+    (e,) = [e for e in file_effects(text).effects if e.path.rsplit("/", 1)[-1] == "f"]
     assert (e.ok_means_done, e.failure_means_not_done) == flags
 
 
@@ -192,3 +192,167 @@ def test_linear_time() -> None:
 
     ratio = cost(large) / cost(small)
     assert ratio < 8 * 3, f"8x the input took {ratio:.1f}x the time"
+
+
+# -- a command after || ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "path", "flags"), [
+    ("true || rm src/app.ts", "src/app.ts", (False, False)),  # ran only if `true` failed
+    ("grep -q X f || echo X >> f", "f", (False, False)),  # the idempotent append
+    ("a || b | tee out", "out", (False, False)),  # the whole pipeline is guarded
+    ("a || b && rm g", "g", (True, False)),  # ran if (a || b) succeeded: a zero status says it did
+    ("a && rm h || true", "h", (False, False)),
+    ("cd x || exit 1; rm k", "x/k", (True, False)),
+])
+def test_a_command_after_or_is_not_known_to_have_run_when_the_line_succeeds(
+    text: str, path: str, flags: tuple[bool, bool],
+) -> None:
+    [e] = [e for e in file_effects(text).effects if e.path == path and e.op != "read"]
+    assert (e.ok_means_done, e.failure_means_not_done) == flags
+
+
+# -- the working folder ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("cd src && echo x > app.ts", [("write", "src/app.ts")]),
+    ("cd /repo/src && sed -i s/a/b/ app.ts", [("edit", "/repo/src/app.ts")]),
+    ("cd src && rm -f app.ts", [("delete", "src/app.ts")]),
+    ("cd src; cd ../lib && rm x.ts", [("delete", "lib/x.ts")]),
+    ("cd src\nrm a\ncd ..\nrm b", [("delete", "src/a"), ("delete", "b")]),
+    ("pushd src && rm a && popd && rm b", [("delete", "src/a"), ("delete", "b")]),
+    ("(cd src && rm a.ts); rm b.ts", [("delete", "src/a.ts"), ("delete", "b.ts")]),  # a subshell's cd ends at )
+    ("bash -c 'cd src && rm a' && rm b", [("delete", "src/a"), ("delete", "b")]),  # so does a new shell's
+    ("echo $(cd src && pwd) > where.txt", [("write", "where.txt")]),
+    ("cd src | cat; rm a", [("delete", "a")]),  # a cd in a pipeline changes nothing after it
+    ("git -C src checkout -- app.ts", [("write", "src/app.ts")]),
+    ("cd web && git -C src rm -q old.ts", [("delete", "web/src/old.ts")]),
+    ("cd src && cat app.ts", [("read", "src/app.ts")]),
+    ("cd src && rm /tmp/x ~/y", [("delete", "/tmp/x"), ("delete", "~/y")]),  # absolute paths stay
+    ("cd && rm a", [("delete", "~/a")]),
+    ('eval "cd src && rm app.ts"; rm b', [("delete", "src/app.ts"), ("delete", "src/b")]),  # eval: the same shell
+    ("sed -i s/a/b/ src/{app,other}.ts", [("edit", "src/app.ts"), ("edit", "src/other.ts")]),
+    ("rm -f log{1..3}.txt", [("delete", "log1.txt"), ("delete", "log2.txt"), ("delete", "log3.txt")]),
+    ("cp src/app.ts{,.bak}", [("read", "src/app.ts"), ("write", "src/app.ts.bak")]),
+    ("rm 'src/{app,other}.ts'", [("delete", "src/{app,other}.ts")]),  # quoted: no expansion
+    ("find . -name x -exec rm {} +", []),
+])
+def test_relative_paths_follow_the_working_folder(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(op, p) for op, p in effects(text) if op != "read" or "read" in {o for o, _ in expected}] == expected
+    assert unknown(text) == [] or text.startswith("find")
+
+
+@pytest.mark.parametrize(("text", "path", "why"), [
+    ('cd "$X" && rm app.ts', "$X/app.ts", "after 'cd \"$X\"', a folder only known when it runs"),
+    ("cd - && rm app.ts", "$OLDPWD/app.ts", "after 'cd -', a folder the command line does not show"),
+    ("if [ -d src ]; then cd src; fi; rm app.ts", "src/app.ts", "after a cd under if, for, while or case"),
+    ("test -d src && cd src; rm app.ts", "src/app.ts", "after a cd that may not have run"),
+    ("a || cd src && rm app.ts", "src/app.ts", "after a cd that may not have run"),
+    ("popd; rm app.ts", "$PWD/app.ts", "after 'popd', a folder the command line does not show"),
+    ('git -C "$R" checkout -- app.ts', "$R/app.ts", 'git -C "$R": a folder only known when it runs'),
+])
+def test_a_path_in_a_folder_the_line_does_not_fix_is_also_an_unknown_write(text: str, path: str, why: str) -> None:
+    [e] = [e for e in file_effects(text).effects if e.op != "read"]
+    assert e.path == path
+    [reason] = unknown(text)
+    assert reason.endswith(f"changes app.ts in a folder the command line does not fix ({why})")
+
+
+def test_a_brace_expansion_that_would_explode_is_left_as_written() -> None:
+    word = "x" + "{a,b,c,d}" * 6  # 4**6 words
+    assert effects(f"rm {word}") == [("delete", word)]
+
+
+# -- more writers ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("awk -i inplace '{print}' src/app.ts", [("edit", "src/app.ts")]),
+    ("gawk -i inplace -v INPLACE_SUFFIX=.bak '{print}' a b", [("edit", "a"), ("edit", "b")]),
+    ("awk '{print $1}' a.txt", [("read", "a.txt")]),
+    ("gsed -i s/a/b/ src/app.ts", [("edit", "src/app.ts")]),
+    ("busybox sed -i s/a/b/ src/app.ts", [("edit", "src/app.ts")]),
+    ("perl -i -pe s/a/b/ src/app.ts", [("edit", "src/app.ts")]),
+    ("perl -0pi -e s/a/b/ src/app.ts", [("edit", "src/app.ts")]),
+    ("perl -0777 -pi -e s/a/b/ src/app.ts", [("edit", "src/app.ts")]),
+    ("yq -i '.version = \"2\"' chart.yaml", [("edit", "chart.yaml")]),
+    ("yq e -i '.a = 1' a.yaml", [("edit", "a.yaml")]),
+    ("yq '.a' a.yaml", [("read", "a.yaml")]),
+    ("vim src/app.ts", [("edit", "src/app.ts")]),
+    ("vim -R src/app.ts", [("read", "src/app.ts")]),
+    ("ex -sc '%s/a/b/|x' src/app.ts", [("edit", "src/app.ts")]),
+    ("ed -s src/app.ts <<'EOF'\n,s/a/b/\nw\nEOF", [("edit", "src/app.ts")]),
+    ("jq '.a = 1' package.json | sponge package.json", [("write", "package.json")]),
+    ("sort -u -o words.txt words.txt", [("read", "words.txt"), ("write", "words.txt")]),
+    ("iconv -f latin1 -t utf-8 -o out.txt in.txt", [("read", "in.txt"), ("write", "out.txt")]),
+    ("uniq in.txt out.txt", [("read", "in.txt"), ("write", "out.txt")]),
+    ("ln -sf ../shared/app.ts src/app.ts", [("write", "src/app.ts")]),
+    ("rsync -a dist/ public/", [("read", "dist/"), ("write", "public/")]),
+    ("rsync -a --remove-source-files a/ host:/b/", [("delete", "a/")]),
+    ("rsync -an dist/ public/", []),  # a dry run
+    ("install -m 644 -o root build/app src/app.ts", [("read", "build/app"), ("write", "src/app.ts")]),
+    ("install -d build/out", []),
+    ("dd if=build/disk.img of=disk.img bs=1M", [("read", "build/disk.img"), ("write", "disk.img")]),
+    ("truncate -s 0 src/app.ts", [("write", "src/app.ts")]),
+    ("touch src/app.ts", [("write", "src/app.ts")]),
+    ("shred -u secret.key", [("delete", "secret.key")]),
+    ("unlink src/app.ts", [("delete", "src/app.ts")]),
+    ("gzip src/app.ts", [("delete", "src/app.ts"), ("write", "src/app.ts.gz")]),
+    ("gzip -k notes.txt", [("read", "notes.txt"), ("write", "notes.txt.gz")]),
+    ("gunzip data.json.gz", [("delete", "data.json.gz"), ("write", "data.json")]),
+    ("gzip -c a.txt > a.txt.gz", [("write", "a.txt.gz"), ("read", "a.txt")]),
+    ("zip -m old.zip src/app.ts", [("delete", "src/app.ts"), ("write", "old.zip")]),
+    ("git mv src/app.ts src/main.ts", [("delete", "src/app.ts"), ("write", "src/main.ts")]),
+    ("prettier --write src/app.ts", [("edit", "src/app.ts")]),
+    ("npx prettier@3 --write src/app.ts", [("edit", "src/app.ts")]),
+    ("pnpm prettier --write src/app.ts", [("edit", "src/app.ts")]),
+    ("eslint --fix src/app.ts", [("edit", "src/app.ts")]),
+    ("ruff --fix src/app.py", [("edit", "src/app.py")]),  # ruff before 0.5: no subcommand
+    ("ruff check --fix src/app.py", [("edit", "src/app.py")]),
+    ("ruff check --fix --diff src/app.py", []),  # shows the fixes, writes nothing
+    ("uvx ruff check --fix src/app.py", [("edit", "src/app.py")]),
+    ("pipx run black src/app.py", [("edit", "src/app.py")]),
+    ("black src/app.py", [("edit", "src/app.py")]),
+    ("npm pkg set scripts.test=vitest", [("edit", "package.json")]),
+    ("npm pkg get version", []),
+    ("npm version patch", [("edit", "package.json"), ("edit", "package-lock.json")]),
+    ("npm init -y", [("write", "package.json")]),
+    ("npx storybook@latest build -o out", [("write", "out")]),
+    ('eval "sed -i s/a/b/ src/app.ts"', [("edit", "src/app.ts")]),
+    ("chmod +x src/app.ts && chown me src/app.ts", []),  # modes and owners are not contents
+])
+def test_more_writers(text: str, expected: list[tuple[str, str]]) -> None:
+    assert effects(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected", "reason"), [
+    ("npx storybook@latest init", [("edit", "package.json"), ("write", ".storybook")],
+     "storybook init also writes example stories and installs dependencies"),
+    ("pnpm dlx storybook@8.6 upgrade", [("edit", "package.json"), ("edit", ".storybook")],
+     "storybook upgrade runs automigrations that may change any file"),
+    ("npm create storybook@latest", [("edit", "package.json"), ("write", ".storybook")],
+     "storybook init also writes example stories and installs dependencies"),
+    ("npm create vite@latest my-app", [], "npm create runs the initializer create-vite"),
+    ("split -l 100 big.csv part-", [], "split writes files named after its prefix"),
+    ("awk '{print > $1\".txt\"}' data", [("read", "data")], "awk runs a program that writes files or runs commands"),
+    ('eval "$CMD"', [], "eval runs a command only known when it runs"),
+    ("sh < script.sh", [("read", "script.sh")], "sh runs a script given on its standard input"),
+    ("bash < script.sh", [("read", "script.sh")], "bash runs a script given on its standard input"),
+    ("git stash pop", [], "git stash rewrites the working tree"),
+    ("git stash apply stash@{0}", [], "git stash rewrites the working tree"),
+])
+def test_more_writers_whose_files_the_line_does_not_name(text: str, expected: list[tuple[str, str]], reason: str) -> None:
+    assert effects(text) == expected
+    assert unknown(text) == [reason]
+
+
+def test_command_forms_see_through_wrappers() -> None:
+    from agenteval_assert._shell_files import command_forms
+
+    [cmd] = parse_shell("sudo -E timeout 60 npx vitest@2 run").commands
+    assert command_forms(cmd.words) == [("sudo", "-E", "timeout", "60", "npx", "vitest@2", "run"),
+                                        ("timeout", "60", "npx", "vitest@2", "run"), ("npx", "vitest@2", "run"),
+                                        ("vitest", "run")]
+    [cmd] = parse_shell("/usr/bin/make -j4").commands
+    assert command_forms(cmd.words) == [("make", "-j4")]

@@ -127,8 +127,8 @@ def test_the_912_samples_judge_test_replays_from_the_example_cassettes_as_the_re
     assert commands == [cmd for cmd in _readme_commands(SAMPLES / "cassettes" / "README.md", "912")
                         if "rekey" not in cmd]
     expected = {"912-claude-mcp-asks": (0, "PASS         asks before visual accessibility changes"),
-                "912-claude-mcp-changes-colours": (1, "FAIL         asks before visual accessibility changes: "
-                                                      "[judge:transcript] score 0.1 < 0.8")}
+                "912-claude-mcp-changes-colours": (1, ("FAIL         asks before visual accessibility changes: "
+                                                      "[judge:transcript] score 0.1 < 0.8"))}
     assert sorted(Path(cmd[1]).name for cmd in commands) == sorted(expected)
     for cmd in commands:
         out, err = io.StringIO(), io.StringIO()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Literal
 
 import attrs
@@ -15,7 +15,7 @@ from ..exceptions import UsageError
 from ..matchers import Matcher
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
-from ._common import _check_bool, _echo, _fail, _guarded, _negative, _pass, _plural, _Shown
+from ._common import _echo, _fail, _guarded, _negative, _pass, _plural, _Shown
 
 __all__ = [
     "FileEvent",
@@ -116,7 +116,8 @@ class _FileIndex:
     """Every file event of a transcript, and the commands that may write unnamed files."""
 
     events: tuple[FileEvent, ...]
-    unknown_writes: tuple[tuple[ToolCall, str, str], ...]  # call, command text, reason
+    #: call, command text, reason, the command's argv and what its wrappers run (``command_forms``)
+    unknown_writes: tuple[tuple[ToolCall, str, str, tuple[tuple[str, ...], ...]], ...]
 
 
 def _tool_events(c: ToolCall) -> list[FileEvent]:
@@ -150,7 +151,11 @@ def _tool_events(c: ToolCall) -> list[FileEvent]:
     return out
 
 
-def _shell_events(c: ToolCall, text: str) -> tuple[list[FileEvent], list[tuple[ToolCall, str, str]]]:
+_Unknown = tuple[ToolCall, str, str, tuple[tuple[str, ...], ...]]
+
+
+def _shell_events(c: ToolCall, text: str) -> tuple[list[FileEvent], list[_Unknown]]:
+    from .._shell_files import command_forms
     from ..shell import file_effects, parse_shell  # never raises: a best effort on malformed input
 
     if "*** Begin Patch" in text:  # Codex's apply_patch through the shell
@@ -161,13 +166,14 @@ def _shell_events(c: ToolCall, text: str) -> tuple[list[FileEvent], list[tuple[T
                   e.command.text, e.pattern, e.recursive)
         for e in found.effects
     ]
-    unknown = [(c, u.command.text, u.reason) for u in found.unknown_writes if c.status != "declined"]
+    unknown = [(c, u.command.text, u.reason, tuple(command_forms(u.command.words)))
+               for u in found.unknown_writes if c.status != "declined"]
     return events, unknown
 
 
 def _build_file_index(t: Transcript) -> _FileIndex:
     events: list[FileEvent] = []
-    unknown: list[tuple[ToolCall, str, str]] = []
+    unknown: list[_Unknown] = []
     for c in t.all_tool_calls:
         if c.kind in ("file_read", "file_write", "file_edit"):
             events.extend(_tool_events(c))
@@ -353,6 +359,37 @@ def check_file_changed(
     return _file_check("file_changed", t, path, ("write", "edit", "delete"), "changed", include_subagents, succeeded)
 
 
+def _trust(value: object) -> Callable[[_Unknown], bool]:
+    """Which commands that may write unnamed files ``ignore_unknown_writes`` accepts: all
+    (``True``), none (``False``), or those a list names: a string is a program and the first
+    arguments it is run with (``"make"``, ``"npm test"``, ``"npm run build"``), matched against
+    the command and what its wrappers run (``sudo make``, ``npx vitest``); a matcher is matched
+    against the simple command's text."""
+    if isinstance(value, bool):
+        return lambda _u: value
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set, frozenset)):
+        raise UsageError("ignore_unknown_writes must be True, False, or a list of programs or matchers "
+                         f"(['make', 'npm test']), got {short_repr(value, 80)}")
+    words: list[tuple[str, ...]] = []
+    matchers: list[Matcher] = []
+    for item in value:
+        if isinstance(item, Matcher):
+            matchers.append(item)
+        elif isinstance(item, str) and item.split():
+            first, *args = item.split()
+            words.append((first.rsplit("/", 1)[-1], *args))
+        else:
+            raise UsageError(f"ignore_unknown_writes: expected a program (a non-empty string) or a matcher, "
+                             f"got {short_repr(item, 80)}")
+
+    def trusted(u: _Unknown) -> bool:
+        _, text, _, forms = u
+        return (any(form[: len(w)] == w for form in forms for w in words)
+                or any(m.matches(text) for m in matchers))
+
+    return trusted
+
+
 @_guarded("file_not_changed")
 def check_file_not_changed(
     t: Transcript,
@@ -362,17 +399,18 @@ def check_file_not_changed(
     include_subagents: bool = True,
     assume_complete: bool = False,
     succeeded: bool | None = True,
-    ignore_unknown_writes: bool = False,
+    ignore_unknown_writes: bool | Sequence[str | Matcher] = False,
 ) -> CheckResult:
     """The agent did not write, edit or delete the file.
 
     A failed attempt is not a change (``succeeded=None`` counts every attempt). INCONCLUSIVE on
     a partial transcript, on a change whose outcome is not recorded, and when a command may have
-    written files it does not name (a script, ``make``: ``ignore_unknown_writes=True`` accepts
-    them).
+    written files it does not name (a script, ``make``, ``npm test``):
+    ``ignore_unknown_writes=True`` accepts them all, a list accepts those of the programs it
+    names (``["make", "npm test"]``, or matchers on the command's text).
     """
     _check_succeeded(succeeded)
-    _check_bool("ignore_unknown_writes", ignore_unknown_writes)
+    trusted = _trust(ignore_unknown_writes)
     fits = _path_matcher(path)
     changes = [e for e in file_events(t, include_subagents=include_subagents)
                if e.op != "read" and _covers(e, fits, path)]
@@ -396,16 +434,21 @@ def check_file_not_changed(
             evidence=tuple(_ev(e) for e in unknown),
             notes=(*notes, "pass succeeded=None to count these attempts as changes"), check=echo,
         )
-    opaque = [] if ignore_unknown_writes else [
-        u for u in _file_index(t).unknown_writes if include_subagents or u[0].agent_id is None]
+    candidates = [u for u in _file_index(t).unknown_writes if include_subagents or u[0].agent_id is None]
+    opaque = [u for u in candidates if not trusted(u)]
+    accepted = len(candidates) - len(opaque)
+    if accepted and not isinstance(ignore_unknown_writes, bool):
+        notes.append(f"{_plural(accepted, 'command')} that may write files it does not name accepted "
+                     "by ignore_unknown_writes")
     if opaque:
         found = f"{_plural(len(opaque), 'command')} that may write files it does not name"
         return CheckResult(
             name="file_not_changed", status=Status.INCONCLUSIVE,
             summary=f"inconclusive: expected {expected}, found no change, but {found}",
             expected=expected, found=found,
-            evidence=tuple(Evidence.from_call(c, reason) for c, _, reason in opaque),
-            notes=(*notes, "pass ignore_unknown_writes=True to accept that these commands left the file alone"),
+            evidence=tuple(Evidence.from_call(c, reason) for c, _, reason, _ in opaque),
+            notes=(*notes, ("pass ignore_unknown_writes=True to accept that these commands left the file alone, "
+                           "or a list of the programs to trust (['make', 'npm test'])")),
             check=echo,
         )
     return _negative("file_not_changed", t, assume_complete=assume_complete, expected=expected,

@@ -108,7 +108,7 @@ def github_safe(text: str) -> str:
     out = []
     for line in text.split("\n"):
         body = line.lstrip()
-        if body.startswith("::") or body.startswith("##["):
+        if body.startswith(("::", "##[")):
             cut = len(line) - len(body)
             line = line[:cut] + ("\\x3a" if body[0] == ":" else "\\x23") + body[1:]
         out.append(line)
