@@ -2,24 +2,28 @@
 public names live in ``agenteval_assert.shell``). Nothing is executed.
 
 ``file_effects(script)`` walks every simple command (shell wrappers unwrapped, substitutions
-included) and returns:
+included, a literal ``eval`` parsed) and returns:
 
-* ``FileEffect``s: a file read (``cat``, ``sed -n``, ``head``, ``tail``, ``less``, ``more``,
-  ``nl``, ``grep``/``rg`` on named files, ``< f``), written (``> f``, ``tee``, ``cp``/``mv``
-  targets, ``touch``, ``git checkout -- f``/``git restore``, a patch that creates a file),
-  edited (``>> f``, ``sed -i``, ``perl -i``, a patch, a formatter's ``--write``) or deleted
-  (``rm``, ``mv`` sources, ``git rm``);
+* ``FileEffect``s: a file read (``cat``, ``sed -n``, ``head``, ``grep``/``rg`` on named files,
+  ``< f``...), written (``> f``, ``tee``, ``cp``/``mv``/``ln``/``rsync`` targets, ``touch``,
+  ``sort -o``, ``sponge``, ``git checkout -- f``/``git restore``, a patch that creates a file...),
+  edited (``>> f``, ``sed -i``, ``perl -i``, ``awk -i inplace``, ``yq -i``, an editor, a patch, a
+  formatter's ``--write``, ``npm pkg set``...) or deleted (``rm``, ``unlink``, ``mv`` sources,
+  ``git rm``, ``gzip``'s input...), each relative path resolved against the folder a literal
+  ``cd``/``pushd``/``popd``/``git -C`` of the line moved to, brace lists expanded;
 * ``UnknownWrite``s: commands that may write files whose names the command does not show (a
   script, ``make``, a package script, inline interpreter code, ``xargs rm``, ``find -delete``,
-  ``git reset --hard``, a patch read from a file, a target that is a ``$VARIABLE``).
+  ``git reset --hard``, a patch read from a file, a target that is a ``$VARIABLE``, a write in a
+  folder the line does not fix).
 
 Every other program is taken to write no file (test runners, compilers, linters without
-``--fix``, ``ls``, ``git status``...): the tables below are the whole model, and
+``--fix``, ``ls``, ``git status``, ``chmod``...): the tables below are the whole model, and
 ``docs/shell.md`` lists them.
 
 Each effect also says how the call's exit status speaks for it (``ok_means_done``,
 ``failure_means_not_done``): in ``cd app && sed -i … f`` a zero exit status means ``sed`` ran and
-succeeded; in ``sed -i … f; echo done`` it says nothing about ``sed``.
+succeeded; in ``sed -i … f; echo done`` it says nothing about ``sed``, nor in ``true || sed -i …
+f`` (``sed`` runs only if ``true`` failed).
 """
 
 from __future__ import annotations
