@@ -229,6 +229,12 @@ def strict_json(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def _printable(text: str) -> str:
+    from .results import printable
+
+    return printable(text)
+
+
 def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .batch import _is_glob, _screen, _short, expand
 
@@ -276,7 +282,7 @@ def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             _print_summary(whole, text)
         if members:
             member_lines(inp.path, members[0].format, members, text)
-        out.write(redact(text.getvalue()))
+        out.write(_printable(redact(text.getvalue())))  # and control characters escaped
     if not found and worst is ExitCode.OK:
         err.write(f"error: no transcript found in {' '.join(args.paths)}\n")
         worst = ExitCode.INPUT

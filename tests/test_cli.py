@@ -282,3 +282,15 @@ def test_a_closed_pipe_in_a_real_process_exits_with_the_verdict_and_no_traceback
     assert proc.returncode == ExitCode.FAILED, proc.stderr
     assert proc.stderr == ""
     assert json.loads((tmp_path / "r.json").read_text())["totals"]["failed"] >= 1
+
+
+def test_summary_escapes_control_characters_of_the_transcript(tmp_path: Path) -> None:
+    records = [{"type": "thread.started", "thread_id": "t"},
+               {"type": "item.completed", "item": {"id": "m", "type": "agent_message",
+                                                   "text": "all \x1b[32mgreen\x1b[0m\rdone"}},
+               {"type": "turn.completed", "usage": {}}]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, out, _ = run("summary", str(path))
+    assert code == 0 and "\x1b" not in out and "\r" not in out
+    assert "all \\x1b[32mgreen\\x1b[0m\\x0ddone" in out

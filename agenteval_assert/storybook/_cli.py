@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from .._redact import redact
 from ..exceptions import AgentEvalError, UsageError
+from ..results import printable
 from ._context import EvalContext
 from ._registry import suite, suites
 from ._suites import for_the_command_line
@@ -55,11 +56,12 @@ def run_eval_cli(
         return EXIT_INPUT
     run = for_the_command_line(s.run(ctx, judge=judge, run_skipped_judges=run_skipped_judges,
                                      cheap_first=judge is not None))
-    stdout.write(f"storybook/{s.name} on {sandbox}  ({run.context})\n")
-    stdout.writelines(f"  note: {note}\n" for note in ctx.notes)
+    stdout.write(f"storybook/{s.name} on {printable(sandbox, one_line=True)}  ({run.context})\n")
+    stdout.writelines(f"  note: {printable(note, one_line=True)}\n" for note in ctx.notes)
     for o in run.outcomes:
-        # outcome lines quote the transcript (commands, responses): secrets are redacted
-        stdout.writelines(f"  {line}\n" for line in redact(o.line(verbose=verbose)).splitlines())
+        # outcome lines quote the transcript (commands, responses): secrets are redacted, and
+        # control characters escaped (what the agent's tools printed cannot drive the terminal)
+        stdout.writelines(f"  {line}\n" for line in printable(redact(o.line(verbose=verbose))).splitlines())
     if judge is not None:
         from ..judge._core import hand_written_note, replayed_hand_written
 
