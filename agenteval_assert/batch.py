@@ -363,7 +363,7 @@ def _screen(path: str) -> tuple[str | None, bool]:
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            return "not a regular file", False
+            return "not a regular file", named
         with open(path, "rb") as f:
             head = f.read(_SNIFF)
             if not named and path.lower().endswith(".json"):

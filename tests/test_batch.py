@@ -362,6 +362,8 @@ def _damaged(root: Path) -> None:
     (root / "empty.json").write_text("")
     (root / "notes.txt").write_text("")
     (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    os.mkfifo(root / "pipe.jsonl")  # not a regular file, but named like a transcript
+    os.mkfifo(root / "pipe")
 
 
 def test_files_whose_name_says_transcript_are_unreadable_when_no_format_reads_them(tmp_path: Path) -> None:
@@ -372,9 +374,9 @@ def test_files_whose_name_says_transcript_are_unreadable_when_no_format_reads_th
         "good.jsonl": "passed",
         **dict.fromkeys(["empty.jsonl", "blank.jsonl", "bin.jsonl", "garbage.jsonl", "torn-first-line.jsonl",
                          "foreign.jsonl", "run.traj", "run.eval", "transcript.txt", ".aider.chat.history.md",
-                         "stream.json"], "unreadable"),
-        **dict.fromkeys(["README.md", "package.json", "pretty.json", "empty.json", "notes.txt", "image.png"],
-                        "skipped"),
+                         "stream.json", "pipe.jsonl"], "unreadable"),
+        **dict.fromkeys(["README.md", "package.json", "pretty.json", "empty.json", "notes.txt", "image.png",
+                         "pipe"], "skipped"),
     }
     # the same message as when the file is named on the command line
     [direct] = check_one(tmp_path / "garbage.jsonl")
