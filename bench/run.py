@@ -8,7 +8,11 @@ In one run, on generated transcripts (``bench.generate``) of every format and si
   (stream-json), ``claude-code-log`` (session logs), ``@vercel/agent-eval`` under Node.js
   (Claude and Codex): their time ÷ ours, and the tool calls each one found;
 * the check suite on the largest Claude session log: its time ÷ the parse time;
-* ``python -m agenteval_assert check`` on a batch of small transcripts: files per second.
+* ``python -m agenteval_assert check`` on a batch of small transcripts: files per second;
+* whole processes (``--only whole``): ``summary --json`` and ``check`` against a ``json.loads``
+  loop, each a fresh interpreter, on real corpus records repeated to 100 MB (``bench.replicate``);
+* start-up (``--only startup``): ``--version``, ``summary`` and ``check`` of a tiny file against
+  ``python -c 'import attrs, json'``.
 
 Every figure is measured in a fresh process (so peak RSS is the child's own, minus what the
 interpreter and the imports already held), several times, in rotating order; the tables give
@@ -35,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import generate as gen
+from bench import replicate as rep
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -334,6 +339,141 @@ def bench_batch(n: int, size: int, runs: int, data: Path, seed: int, log: Any) -
     }
 
 
+# -- whole processes -----------------------------------------------------------------------------
+
+#: The floor of a whole process that parses JSONL: the interpreter, ``json`` and the loop.
+LOOP_CODE = "import json, sys\nfor line in open(sys.argv[1], encoding='utf-8'): json.loads(line)"
+#: The tiny real file that start-up is measured on (10 KB, 15 records, two failing calls).
+TINY = ROOT / "tests" / "corpus" / "claude-session-log" / "spotter-2.1.38-short.jsonl"
+#: The start-up commands: label → argv after the interpreter (``{tiny}``: the tiny file).
+STARTUP: dict[str, list[str]] = {
+    "import json": ["-c", "import json"],
+    "import attrs, json": ["-c", "import attrs, json"],
+    "--version": ["-m", "agenteval_assert", "--version"],
+    "summary --json": ["-m", "agenteval_assert", "summary", "{tiny}", "--json"],
+    "check": ["-m", "agenteval_assert", "check", "{tiny}"],
+}
+#: What each start-up command is held to: ``(the command it is compared with, at most)``.
+STARTUP_TARGETS: dict[str, tuple[str, float]] = {
+    "--version": ("import attrs, json", 1.5),
+    "summary --json": ("import attrs, json", 3.0),
+    "check": ("import attrs, json", 3.0),
+}
+WHOLE_TARGET = 1.8
+WHOLE_MIN_BYTES = 100_000_000
+SMOKE_STARTUP_RUNS = 2
+FULL_STARTUP_RUNS = 15
+
+
+#: The environment of the whole processes: bytecode caches on (``PYTHONDONTWRITEBYTECODE``, set in
+#: some sandboxes, would make every start compile our modules from source, which no installed
+#: package does), the hash seed fixed.
+_WHOLE_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONHASHSEED": "0"}
+
+
+def _process(argv: Sequence[str], timeout: float = TIMEOUT) -> Measurement:
+    """One fresh process, output discarded: its own CPU time (user + system, from ``wait4``, so
+    start-up, imports and exit are all in it), its peak RSS and its wall time."""
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(
+            list(argv), cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=_WHOLE_ENV,
+        )
+        try:
+            _, status, ru = os.wait4(p.pid, 0)
+        except BaseException:
+            p.kill()
+            p.wait()
+            raise
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read().decode("utf-8", "replace")
+    m: Measurement = {
+        "ok": True, "seconds": ru.ru_utime + ru.ru_stime, "user": ru.ru_utime, "system": ru.ru_stime,
+        "rss_peak_kb": ru.ru_maxrss, "wall_seconds": wall, "exit": p.returncode,
+    }
+    if wall > timeout:
+        m.update(ok=False, error=f"took {wall:.0f} s (over {timeout:.0f} s)")
+    return m | ({"stderr": stderr[-300:]} if stderr.strip() else {})
+
+
+def _rounds(
+    commands: dict[str, list[str]], runs: int, log: Any, what: str, ok_exits: dict[str, tuple[int, ...]],
+    *, warm: bool = True,
+) -> dict[str, list[Measurement]]:
+    """Every command once per round, the order rotating between rounds; a warm-up round first
+    (untimed: it writes the bytecode caches, and fills the page cache with the file)."""
+    names = list(commands)
+    for name in names if warm else ():
+        _process(commands[name])
+    got: dict[str, list[Measurement]] = {n: [] for n in names}
+    for i in range(runs):
+        order = names[i % len(names) :] + names[: i % len(names)]
+        for name in order:
+            m = _process(commands[name])
+            if m["ok"] and m["exit"] not in ok_exits.get(name, (0,)):
+                m.update(ok=False, error=f"exit {m['exit']}: {m.get('stderr', '').strip()[-200:]}")
+            got[name].append(m)
+            status = f"{m['seconds']:.3f} s CPU" if m["ok"] else f"ERROR {m.get('error')}"
+            log(f"  {what} run {i + 1}/{runs} {name}: {status}")
+    return got
+
+
+def bench_whole(
+    formats: Sequence[str], size: int, runs: int, data: Path, log: Any, *, warm: bool = True
+) -> list[dict[str, Any]]:
+    """``summary --json`` and ``check`` against the ``json.loads`` loop, each a whole fresh process
+    (interpreter start-up and imports included), on the replicated real files."""
+    py = sys.executable
+    rows = []
+    for fmt in formats:
+        if fmt not in rep.SOURCES:
+            continue
+        path, manifest = rep.ensure(fmt, size, data)
+        rel = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+        commands = {
+            "loop": [py, "-c", LOOP_CODE, rel],
+            "summary": [py, "-m", "agenteval_assert", "summary", rel, "--json"],
+            "check": [py, "-m", "agenteval_assert", "check", rel],
+        }
+        # check exits 1 when a health check fails: the real sessions stopped with calls unanswered
+        got = _rounds(commands, runs, log, f"whole {fmt} {gen.size_label(size)}", {"check": (0, 1, 4)}, warm=warm)
+        nbytes = path.stat().st_size
+        row: dict[str, Any] = {
+            "format": fmt, "size": gen.size_label(size), "bytes": nbytes, "lines": manifest["lines"],
+            "copies": manifest["copies"], "tool_calls": manifest["tool_calls"], "raw": got,
+        }
+        for name, ms in got.items():
+            ok = _ok(ms)
+            row[name] = {
+                "seconds": summarise([m["seconds"] for m in ok]),
+                "rss_x": summarise([m["rss_peak_kb"] * 1024 / nbytes for m in ok]),
+                "exit": ok[0]["exit"] if ok else None,
+                "error": _err(ms),
+            }
+            if name != "loop":
+                row[name]["ratio"] = summarise(_paired(ms, got["loop"]))
+        rows.append(row)
+    return rows
+
+
+def bench_startup(runs: int, log: Any, *, warm: bool = True) -> dict[str, Any]:
+    """Start-up: each command of ``STARTUP`` on the tiny file, fresh processes, rotated rounds."""
+    py = sys.executable
+    tiny = str(TINY.relative_to(ROOT))
+    commands = {k: [py, *(a.replace("{tiny}", tiny) for a in v)] for k, v in STARTUP.items()}
+    got = _rounds(commands, runs, log, "start-up", {"check": (0, 1, 4)}, warm=warm)
+    res: dict[str, Any] = {"file": tiny, "bytes": TINY.stat().st_size, "raw": got}
+    for name, ms in got.items():
+        res[name] = {"seconds": summarise([m["seconds"] for m in _ok(ms)]), "error": _err(ms)}
+        if name in STARTUP_TARGETS:
+            base, _ = STARTUP_TARGETS[name]
+            res[name]["ratio"] = summarise(_paired(ms, got[base]))
+            res[name]["ratio_to"] = base
+    return res
+
+
 # -- report ------------------------------------------------------------------------------------
 
 
@@ -451,6 +591,7 @@ def render(res: dict[str, Any]) -> str:
         for k in ("cli_error", "lib_error"):
             if bt[k]:
                 out.append(f"{k}: {bt[k]}")
+    out += _render_whole(res)
     t = res.get("targets")
     if t:
         out += ["", "## Targets", "", "| target | result | met |", "|---|---|---|"]
@@ -460,15 +601,64 @@ def render(res: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _render_whole(res: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    whole = res.get("whole")
+    if whole:
+        out += [
+            "",
+            "## Whole processes: `summary --json` and `check` against the `json.loads` loop, start-up included",
+            "",
+            ("Each figure is one fresh process (`python -c 'for line in open(f): json.loads(line)'`, "
+             "`python -m agenteval_assert summary FILE --json`, `python -m agenteval_assert check FILE`, output "
+             "discarded): its CPU time (user + system, from `wait4`) and its peak RSS, interpreter start-up and "
+             "imports included. The files are real corpus records repeated with fresh ids (`bench.replicate`)."),
+            "",
+            ("| format | size | copies | loop s | summary s | summary ÷ loop | check s | check ÷ loop | "
+             "peak RSS ÷ file: loop, summary, check |"),
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for r in whole:
+            lo, su, ch = r["loop"], r["summary"], r["check"]
+
+            def rss(x: dict[str, Any], nbytes: int = r["bytes"]) -> str:
+                return f"{x['rss_x']['median']:.2f}" if x["rss_x"] and nbytes >= MEM_MIN_BYTES else "—"
+
+            out.append(
+                f"| {r['format']} | {r['size']} | {r['copies']:,} | {_fmt_s(lo['seconds'])} | "
+                f"{_fmt_s(su['seconds'])} | {_fmt_s(su.get('ratio'), 2)} | {_fmt_s(ch['seconds'])} | "
+                f"{_fmt_s(ch.get('ratio'), 2)} | {rss(lo)}, {rss(su)}, {rss(ch)} |"
+            )
+            for name in ("loop", "summary", "check"):
+                if r[name]["error"]:
+                    out.append(f"| | | | {name} error: {r[name]['error']} | | | | | |")
+        out += ["", "`check` exit codes: " + "; ".join(f"{r['format']} {r['check']['exit']}" for r in whole) + "."]
+    st = res.get("startup")
+    if st:
+        out += [
+            "",
+            f"## Start-up: fresh processes on a tiny file (`{st['file']}`, {st['bytes'] / 1e3:.0f} KB)",
+            "",
+            "| command | CPU s | ÷ `import attrs, json` |",
+            "|---|---|---|",
+        ]
+        for name, argv in STARTUP.items():
+            x = st[name]
+            ratio = _fmt_s(x.get("ratio"), 2) if "ratio" in x else "—"
+            cmd = f"`python {' '.join(argv).replace('{tiny}', 'FILE')}`"
+            out.append(f"| {cmd} | {_fmt_s(x['seconds'])} | {ratio} |" + (f" error: {x['error']}" if x["error"] else ""))
+    return out
+
+
 def targets(res: dict[str, Any]) -> list[dict[str, Any]]:
     """The issue's targets, checked on the largest size measured."""
     rows: list[dict[str, Any]] = []
     parse = res["parse"]
-    if not parse:
-        return rows
-    biggest = max(r["bytes"] for r in parse)
-    big_size = next(r["size"] for r in parse if r["bytes"] == biggest)
-    big = [r for r in parse if r["size"] == big_size]
+    big: list[dict[str, Any]] = []
+    if parse:
+        biggest = max(r["bytes"] for r in parse)
+        big_size = next(r["size"] for r in parse if r["bytes"] == biggest)
+        big = [r for r in parse if r["size"] == big_size]
     for r in big:
         rb = r["ours"].get("ratio_to_baseline")
         ratio = rb["median"] if rb else None
@@ -494,6 +684,23 @@ def targets(res: dict[str, Any]) -> list[dict[str, Any]]:
                     "result": "n/a" if ratio is None else f"{ratio:.2f}",
                     "met": None if ratio is None else ratio > 1.0,
                 })
+    for r in res.get("whole") or ():
+        for name in ("summary", "check"):
+            rr = r[name].get("ratio")
+            big_enough = r["bytes"] >= WHOLE_MIN_BYTES  # the target is stated for 100+ MB files
+            rows.append({
+                "target": f"whole process `{name}` ÷ loop on {r['format']} {r['size']} ≤ {WHOLE_TARGET}",
+                "result": "n/a" if not rr else f"{rr['median']:.2f}" + ("" if big_enough else " (under 100 MB)"),
+                "met": None if not rr or not big_enough else rr["median"] <= WHOLE_TARGET,
+            })
+    st = res.get("startup")
+    for name, (base, limit) in STARTUP_TARGETS.items() if st else ():
+        rr = st[name].get("ratio")
+        rows.append({
+            "target": f"start-up: `{name}` ≤ {limit}x `{base}`",
+            "result": "n/a" if not rr else f"{rr['median']:.2f}",
+            "met": None if not rr else rr["median"] <= limit,
+        })
     c = res.get("checks")
     if c and c["ratio"]:
         rows.append({
@@ -531,6 +738,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--data", type=Path, default=gen.DATA_DIR, help="where generated files go (default bench/data)")
     p.add_argument("--out", type=Path, default=RESULTS, help="where latest.md/latest.json go (default bench/results)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument(
+        "--only", default="parse,checks,batch,whole,startup",
+        help="comma-separated tables to make: parse, checks, batch, whole, startup (default all)",
+    )
+    p.add_argument("--whole-size", help="size of the replicated files of the whole-process table (default 100MB)")
+    p.add_argument("--startup-runs", type=int, help=f"rounds of the start-up table (default {FULL_STARTUP_RUNS})")
     a = p.parse_args(argv)
 
     def log(msg: str) -> None:
@@ -562,12 +775,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     log(f"machine: {res['machine']}")
     log(f"peers: {peers}")
-    res["parse"] = bench_parse(formats, sizes, runs_for, peers, a.data, a.seed, log)
-    if not a.no_checks:
+    only = {x.strip() for x in a.only.split(",") if x.strip()}
+    unknown = only - {"parse", "checks", "batch", "whole", "startup"}
+    if unknown:
+        p.error(f"unknown table(s) in --only: {', '.join(sorted(unknown))}")
+    res["parse"] = bench_parse(formats, sizes, runs_for, peers, a.data, a.seed, log) if "parse" in only else []
+    if "whole" in only:
+        wsize = gen.parse_size(a.whole_size) if a.whole_size else (SMOKE_SIZE if a.smoke else gen.SIZES["100MB"])
+        res["whole"] = bench_whole(formats, wsize, a.runs or (1 if a.smoke else 5), a.data, log, warm=not a.smoke)
+    if "startup" in only:
+        runs = a.startup_runs or (SMOKE_STARTUP_RUNS if a.smoke else FULL_STARTUP_RUNS)
+        res["startup"] = bench_startup(runs, log, warm=not a.smoke)
+    if not a.no_checks and "checks" in only:
         size = max(sizes)
         path, _ = gen.ensure("claude-session", size, a.data, seed=a.seed)
         res["checks"] = bench_checks(path, runs_for[size], log)
-    if batch_n:
+    if batch_n and "batch" in only:
         runs = 1 if a.smoke else 3
         res["batch"] = bench_batch(batch_n, batch_size, runs, a.data, a.seed, log)
     with contextlib.suppress(OSError):

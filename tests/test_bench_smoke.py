@@ -16,6 +16,7 @@ import pytest
 
 from agenteval_assert import load
 from bench import generate as gen
+from bench import replicate as rep
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -124,3 +125,49 @@ def test_runner_smoke_mode_writes_the_tables(tmp_path: Path) -> None:
     assert all(v == "skipped (--no-peers)" for v in res["peers"].values())
     assert any(t["target"].startswith("claude-session") for t in res["targets"])
     assert "## Targets" in md
+    assert [r["format"] for r in res["whole"]] == list(gen.FORMATS)
+    for row in res["whole"]:
+        for name in ("loop", "summary", "check"):
+            assert row[name]["error"] is None, row[name]["error"]
+            assert row[name]["seconds"]["n"] == 1
+        assert row["summary"]["ratio"]["median"] > 0 and row["check"]["ratio"]["median"] > 0
+    assert "## Whole processes" in md and "## Start-up" in md
+    for name in rep_startup_names():
+        assert res["startup"][name]["error"] is None, res["startup"][name]["error"]
+    assert res["startup"]["--version"]["ratio_to"] == "import attrs, json"
+
+
+def rep_startup_names() -> list[str]:
+    from bench.run import STARTUP
+
+    return list(STARTUP)
+
+
+@pytest.mark.parametrize("fmt", gen.FORMATS)
+def test_replicated_file_is_real_records_with_fresh_ids(tmp_path: Path, fmt: str) -> None:
+    path, manifest = rep.ensure(fmt, 1_000_000, tmp_path)
+    assert manifest["copies"] >= 2 and manifest["bytes"] == path.stat().st_size >= 1_000_000
+    t = load(path)
+    assert t.format == fmt
+    assert not t.health.unparsable and not t.health.orphan_results
+    # the corpus's figures (expected.json, computed from the raw records) times the copies
+    assert len(t.tool_calls) == manifest["tool_calls"] > 0
+    assert len(t.all_tool_calls) - len(t.tool_calls) == manifest["subagent_tool_calls"]
+    assert sum(1 for c in t.tool_calls if c.unanswered) == manifest["unanswered_calls"]
+    if manifest["tool_errors"] is not None:
+        assert sum(1 for c in t.tool_calls if c.is_error) == manifest["tool_errors"]
+    assert dict(t.tool_names) == manifest["tools"]
+    final = manifest["final_response"] or manifest["final_response_prefix"]
+    assert (t.final_response or "").startswith(final or "")
+    if fmt != "codex-exec":  # every copy's ids are its own (codex exec: item ids restart per process)
+        assert len({c.id for c in t.tool_calls}) == len(t.tool_calls)
+
+
+def test_fresh_ids_keep_their_shape() -> None:
+    old = "toolu_01ABCdefGHIjklMNOpqrSTU"
+    new = rep.fresh_id(old, 3)
+    assert len(new) == len(old) and new.startswith("toolu_01ABCdef") and new != old
+    assert rep.fresh_id(old, 0) == old
+    u = "019a2d7a-6455-7170-a661-c6d8b94c630a"
+    nu = rep.fresh_id(u, 1)
+    assert len(nu) == len(u) and all(ch in "0123456789abcdef-" for ch in nu) and nu != u

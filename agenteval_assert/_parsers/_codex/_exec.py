@@ -141,7 +141,7 @@ class _ExecRun:
         self.run = 0  # process runs: +1 at every thread.started / session.created
         self.turns = 0
         self.failed_turns = 0
-        self.thread_ids: list[str] = []
+        self.thread_ids: dict[str, None] = {}  # in order; a dict: 25,000 resumed runs stay linear
         self.thread_usage: dict[str, Usage] = {}
         self.legacy_usage: Usage | None = None
         self.last_message: str | None = None
@@ -266,8 +266,7 @@ class _ExecRun:
         if tid is not None:
             if self.b.session_id is None:
                 self.b.session_id = tid
-            if tid not in self.thread_ids:
-                self.thread_ids.append(tid)
+            self.thread_ids.setdefault(tid)
         if self.run > 1:
             self.b.note(
                 f"{r['type']} re-emitted (resumed runs, see metadata['runs']): item ids restart "
@@ -291,7 +290,7 @@ class _ExecRun:
                 self.b.skip("turn.completed usage that is not a token-usage object")
             return
         # The usage is the thread's running total: the last one per thread wins.
-        thread = self.thread_ids[-1] if self.thread_ids else ""
+        thread = next(reversed(self.thread_ids)) if self.thread_ids else ""
         self.thread_usage[thread] = u
 
     def turn_failed(self, line: int, r: dict[str, Any]) -> None:
