@@ -169,7 +169,7 @@ def test_regex_timeout_raises_a_named_error() -> None:
     start = time.perf_counter()
     with pytest.raises(RegexTimeoutError, match=r"ran longer than 0\.05s"):
         m.matches("a" * 40)
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 5  # a guard against a hang (the timeout not firing), not a speed target
 
 
 def test_dirty_equals_objects_work_as_argument_matchers() -> None:
