@@ -13,14 +13,20 @@ import math
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from ._cli_exit import ExitCode, _worse, current_input
 from ._parsers import FORMATS, load_each
 from ._redact import redact
 from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
-from .model import Transcript, Usage
+
+if TYPE_CHECKING:
+    from .model import Transcript, Usage
+
+# Start-up: ``--version`` and ``--help`` import only the command line, argparse, the format names
+# and the exceptions; the model, the results, the checks and the front ends are imported by the
+# command that uses them (``tests/test_public_api.py`` lists what each command may import).
 
 __all__ = ["ExitCode", "main", "summary_dict"]
 

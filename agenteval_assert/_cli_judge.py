@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import shlex
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .exceptions import UsageError
-from .model import Transcript
-from .results import CheckResult
+
+if TYPE_CHECKING:  # start-up: the model is imported when a transcript is judged
+    from .model import Transcript
+    from .results import CheckResult
 
 __all__ = ["add_judge_options", "judge_from_args", "judge_requested", "judge_results", "print_judge_notes", "suite_judge_from_args"]
 

@@ -15,9 +15,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ._reader import MAX_INPUT_ENV, max_input_bytes, read_input_file
 from .exceptions import TranscriptError
-from .results import cut_middle
 
 if TYPE_CHECKING:
     from .storybook._report import StoryTestReport
@@ -118,6 +116,8 @@ def report_to_json(report: StoryTestReport) -> dict[str, Any]:
 def _first_line(text: str | None, limit: int = 120) -> str:
     if not text:
         return ""
+    from .results import cut_middle  # start-up: results (and attrs) only when a report is read
+
     return cut_middle(text.split("\n", 1)[0], limit)
 
 
@@ -170,6 +170,8 @@ def render_text(report: StoryTestReport) -> str:
 
 
 def _read(path: str, stderr: TextIO) -> str | None:
+    from ._reader import MAX_INPUT_ENV, max_input_bytes, read_input_file  # start-up: on use
+
     try:
         if path == "-":
             stream = sys.stdin

@@ -90,3 +90,34 @@ def test_every_detection_rule_is_total(records: list[dict[str, Any]]) -> None:
     for name, parser in _parsers().items():
         why = parser.sniff(head, "jsonl")
         assert why is None or (isinstance(why, str) and why), name
+
+
+def test_the_lazy_registry_names_each_parser_and_the_raw_sniffers() -> None:
+    """Format modules are imported when detection reaches them: the registry states, as data,
+    each format's name, module and class, and which formats read the bytes first (``sniff_raw``)."""
+    from agenteval_assert import _parsers as registry
+
+    parsers = _parsers()
+    assert tuple(parsers) == aa.FORMATS == tuple(name for name, _, _ in registry._REGISTRY)
+    assert all(p.name == name for name, p in parsers.items())
+    raw = tuple(name for name, p in parsers.items() if hasattr(p, "sniff_raw"))
+    assert raw == registry._RAW_FORMATS
+
+
+def test_detecting_a_claude_file_imports_only_the_formats_asked_before_it() -> None:
+    import json
+    import subprocess
+    import sys
+
+    probe = (
+        "import json, sys\nfrom agenteval_assert import load\n"
+        f"load({str(CORPUS / 'claude-session-log' / 'spotter-2.1.38-short.jsonl')!r})\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    loaded = json.loads(out.splitlines()[-1])
+    formats = {m.split(".")[2] for m in loaded if m.startswith("agenteval_assert._parsers.")}
+    # opencode, codex-exec and codex-rollout are asked first; the raw sniffers (inspect, aider)
+    # look at the bytes; claude imports the Cursor evidence helper it shares
+    assert formats == {"_opencode", "_codex", "_claude", "_cursor", "_inspect", "_aider", "_common", "_jsondoc"}
+    assert "zipfile" not in loaded  # the inspect_ai parser imports it for an .eval archive only

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -109,16 +110,62 @@ def test_importing_the_package_imports_nothing_else_of_ours() -> None:
     assert not {"attrs", "pydantic", "regex", "jsonpath_ng"} & set(loaded)
 
 
-def test_the_version_option_does_not_import_the_format_parsers_checks_or_storybook() -> None:
-    # start-up: only the format registry (``_parsers``: its names for ``--format``) is imported
-    loaded = _modules_after(
+def _modules_after_cli(argv: list[str]) -> list[str]:
+    return _modules_after(
         "import contextlib, io\nfrom agenteval_assert._cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n    main(['--version'])"
+        f"with contextlib.redirect_stdout(io.StringIO()):\n    main({argv!r})"
     )
-    heavy = ("agenteval_assert.checks", "agenteval_assert.storybook", "agenteval_assert.matchers",
-             "agenteval_assert._parsers._claude", "agenteval_assert._parsers._codex",
-             "agenteval_assert._parsers._gemini", "pydantic", "regex")
-    assert [m for m in loaded if m.startswith(heavy)] == []
+
+
+#: What a command may import beyond what ``--version`` does, by command (start-up: each imports
+#: what it needs when it needs it).
+_TINY = str(Path(__file__).parent / "corpus" / "claude-session-log" / "spotter-2.1.38-short.jsonl")
+_NEVER_ON_START = ("agenteval_assert.storybook._report", "agenteval_assert.storybook._expect",
+                   "agenteval_assert.storybook._context", "agenteval_assert.storybook._suites",
+                   "agenteval_assert.judge", "agenteval_assert.checks", "agenteval_assert.matchers",
+                   "agenteval_assert.reporting", "agenteval_assert.batch", "agenteval_assert._parsers._api",
+                   "agenteval_assert._parsers._swe", "agenteval_assert._parsers._gemini",
+                   "pydantic", "regex", "jsonpath_ng", "anthropic", "zipfile", "http", "email")
+
+
+def test_the_version_option_imports_only_the_command_line() -> None:
+    # start-up: the format names for ``--format``'s help, the exceptions; no model, no attrs
+    loaded = _modules_after_cli(["--version"])
+    ours = {m for m in loaded if m.startswith("agenteval_assert")}
+    assert ours == {"agenteval_assert", "agenteval_assert._version", "agenteval_assert._cli",
+                    "agenteval_assert._cli_judge", "agenteval_assert._cli_report", "agenteval_assert._parsers",
+                    "agenteval_assert.exceptions"}
+    assert not {"attrs", "attr"} & set(loaded)
+
+
+@pytest.mark.parametrize("argv", [["summary", _TINY], ["summary", _TINY, "--json"], ["check", _TINY]],
+                         ids=lambda argv: " ".join(a if a != _TINY else "FILE" for a in argv))
+def test_summary_and_check_import_what_they_use(argv: list[str]) -> None:
+    loaded = _modules_after_cli(argv)
+    assert [m for m in loaded if m.startswith(_NEVER_ON_START)] == []
+    if argv[0] == "check":  # the health checks need no shell parser and no Storybook name table
+        assert not [m for m in loaded if m.startswith(("agenteval_assert.storybook", "agenteval_assert.shell"))]
+
+
+def test_storybook_names_are_imported_on_first_use() -> None:
+    from agenteval_assert import storybook
+
+    tree = ast.parse(inspect.getsource(storybook))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
+    static: dict[str, set[str]] = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom), ast.unparse(node)
+        static.setdefault("." * node.level + (node.module or ""), set()).update(a.name for a in node.names)
+    assert static == {m: set(ns) for m, ns in storybook._LAZY.items()}
+    assert set(storybook._WHERE) == set(storybook.__all__)
+    for module, names in storybook._LAZY.items():
+        home = importlib.import_module(module, "agenteval_assert.storybook")
+        for name in names:
+            assert getattr(storybook, name) is getattr(home, name), name
+    with pytest.raises(AttributeError, match="has no attribute 'expect_nothing'"):
+        storybook.expect_nothing  # type: ignore[attr-defined]  # noqa: B018
+    loaded = _modules_after("from agenteval_assert.storybook import workflow_calls")
+    assert not [m for m in loaded if m.startswith(("agenteval_assert.storybook._report", "pydantic"))]
 
 
 def test_storybook_all_names_exist() -> None:

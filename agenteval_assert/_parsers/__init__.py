@@ -4,110 +4,91 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import threading
 from collections.abc import Iterator, Sequence
 from itertools import chain, islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .._builder import TranscriptBuilder
-from .._reader import Record, Source
 from ..exceptions import MultipleTranscriptsError, TranscriptError, UnknownFormatError, UsageError
-from ..model import Transcript
-from ._common import FormatParser, Members
+
+if TYPE_CHECKING:
+    from .._reader import Record, Source
+    from ..model import Transcript
+    from ._common import FormatParser, Members
+
+# Start-up: this module is imported by the CLI before it knows what it will do (``--version``,
+# ``--help`` name the formats), so the reader, the builder, the model and the format modules are
+# imported when a file is read, and a format module only when detection reaches it.
 
 __all__ = ["FORMATS", "available_formats", "detect_format", "from_messages", "load", "load_all", "parse"]
 
 _HEAD = 20
 
+#: The formats in detection order: ``(name, module, class)``; a module is imported when
+#: detection first asks its parser (a Claude file never imports the SWE-agent parser).
+_REGISTRY: tuple[tuple[str, str, str], ...] = (
+    # before codex-exec, whose detection also takes a `session.created` type
+    ("opencode", "._opencode", "OpenCodeParser"),
+    ("codex-exec", "._codex", "CodexExecParser"),
+    ("codex-rollout", "._codex", "CodexRolloutParser"),
+    ("claude-session", "._claude", "ClaudeSessionParser"),
+    ("claude-stream-json", "._claude", "ClaudeStreamJsonParser"),
+    ("gemini-session", "._gemini", "GeminiSessionParser"),
+    ("gemini-stream-json", "._gemini", "GeminiStreamJsonParser"),
+    ("cursor-cli", "._cursor", "CursorStreamJsonParser"),
+    ("amp", "._amp", "AmpStreamJsonParser"),
+    ("swe-agent", "._swe", "SweAgentParser"),
+    ("mini-swe-agent", "._swe", "MiniSweAgentParser"),
+    ("openhands", "._openhands", "OpenHandsParser"),
+    ("inspect-log", "._inspect", "InspectLogParser"),
+    ("aider", "._aider", "AiderParser"),
+    ("agent-eval-transcript", "._agent_eval", "AgentEvalTranscriptParser"),
+    # API message lists come last: they accept only files made entirely of API messages.
+    ("openai-chat", "._api", "OpenAIChatParser"),
+    ("anthropic-messages", "._api", "AnthropicMessagesParser"),
+    ("openai-responses", "._api", "OpenAIResponsesParser"),
+)
+#: The formats that recognise a file from its bytes (``sniff_raw``: a zip archive, markdown),
+#: asked before the JSON reader; ``tests/test_detection.py`` keeps this set true.
+_RAW_FORMATS: tuple[str, ...] = ("inspect-log", "aider")
 
-def _registry() -> dict[str, FormatParser]:
-    # Imported here so that a broken format module names itself in the traceback.
-    from . import (
-        _agent_eval,
-        _aider,
-        _amp,
-        _api,
-        _claude,
-        _codex,
-        _cursor,
-        _gemini,
-        _inspect,
-        _opencode,
-        _openhands,
-        _swe,
-    )
-
-    parsers: list[FormatParser] = [
-        # before codex-exec, whose detection also takes a `session.created` type
-        _opencode.OpenCodeParser(),
-        _codex.CodexExecParser(),
-        _codex.CodexRolloutParser(),
-        _claude.ClaudeSessionParser(),
-        _claude.ClaudeStreamJsonParser(),
-        _gemini.GeminiSessionParser(),
-        _gemini.GeminiStreamJsonParser(),
-        _cursor.CursorStreamJsonParser(),
-        _amp.AmpStreamJsonParser(),
-        _swe.SweAgentParser(),
-        _swe.MiniSweAgentParser(),
-        _openhands.OpenHandsParser(),
-        _inspect.InspectLogParser(),
-        _aider.AiderParser(),
-        _agent_eval.AgentEvalTranscriptParser(),
-        # API message lists come last: they accept only files made entirely of API messages.
-        _api.OpenAIChatParser(),
-        _api.AnthropicMessagesParser(),
-        _api.OpenAIResponsesParser(),
-    ]
-    return {p.name: p for p in parsers}
+_INSTANCES: dict[str, FormatParser] = {}
 
 
-_PARSERS: dict[str, FormatParser] | None = None
+def _parser(name: str) -> FormatParser:
+    """The built-in parser of the format *name*, its module imported on first use."""
+    found = _INSTANCES.get(name)
+    if found is None:
+        # Imported here so that a broken format module names itself in the traceback.
+        module, cls = next((m, c) for n, m, c in _REGISTRY if n == name)
+        found = _INSTANCES[name] = getattr(importlib.import_module(module, __name__), cls)()
+    return found
 
 
 def _parsers() -> dict[str, FormatParser]:
-    global _PARSERS
-    if _PARSERS is None:
-        _PARSERS = _registry()
-    return _PARSERS
+    """Every built-in parser, in detection order (imports every format module)."""
+    return {name: _parser(name) for name, _, _ in _REGISTRY}
 
 
 #: Names of the supported formats, in detection order.
-FORMATS: tuple[str, ...] = (
-    "opencode",
-    "codex-exec",
-    "codex-rollout",
-    "claude-session",
-    "claude-stream-json",
-    "gemini-session",
-    "gemini-stream-json",
-    "cursor-cli",
-    "amp",
-    "swe-agent",
-    "mini-swe-agent",
-    "openhands",
-    "inspect-log",
-    "aider",
-    "agent-eval-transcript",
-    "openai-chat",
-    "anthropic-messages",
-    "openai-responses",
-)
+FORMATS: tuple[str, ...] = tuple(name for name, _, _ in _REGISTRY)
+_BUILTIN = frozenset(FORMATS)
 
 
 def available_formats() -> tuple[str, ...]:
     """``FORMATS`` and the formats of the installed plugins (found without importing them)."""
     from ._plugins import plugin_entry_points
 
-    return FORMATS + tuple(ep.name for ep in plugin_entry_points(frozenset(_parsers())))
+    return FORMATS + tuple(ep.name for ep in plugin_entry_points(_BUILTIN))
 
 
 def _plugin_parser(name: str) -> FormatParser | None:
     """The installed plugin for the format *name* (loaded now), or ``None``."""
     from ._plugins import load_plugin, plugin_entry_points
 
-    for ep in plugin_entry_points(frozenset(_parsers())):
+    for ep in plugin_entry_points(_BUILTIN):
         if ep.name == name:
             return load_plugin(ep)
     return None
@@ -118,7 +99,7 @@ def _sniff_plugins(head: Sequence[Record], src: Source, tried: list[tuple[str, s
     from ..exceptions import FormatPluginError
     from ._plugins import load_plugin, plugin_entry_points
 
-    for ep in plugin_entry_points(frozenset(_parsers())):
+    for ep in plugin_entry_points(_BUILTIN):
         try:
             parser = load_plugin(ep)
             why = parser.sniff(head, src.stats.shape)
@@ -136,7 +117,8 @@ def _sniff_plugins(head: Sequence[Record], src: Source, tried: list[tuple[str, s
 
 def _detect(head: Sequence[Record], src: Source) -> FormatParser:
     tried: list[tuple[str, str]] = []
-    for parser in _parsers().values():
+    for name in FORMATS:
+        parser = _parser(name)
         why = parser.sniff(head, src.stats.shape)
         if why is None:
             return parser
@@ -175,7 +157,7 @@ def _forced(format: str | None) -> FormatParser | None:
     """The parser of a forced format (checked before the file is opened), ``None`` for detection."""
     if format is None or format == "auto":
         return None
-    found = _parsers().get(format) or _plugin_parser(format)
+    found = _parser(format) if format in _BUILTIN else _plugin_parser(format)
     if found is None:
         raise UsageError(f"unknown format {format!r}; choose one of: {', '.join(available_formats())}")
     return found
@@ -194,7 +176,8 @@ def _raw_parser(src: Source, format: str | None) -> Any:
     """
     forced = format not in (None, "auto")
     head: bytes | None = None
-    for parser in _parsers().values():
+    for name in _RAW_FORMATS:
+        parser = _parser(name)
         sniff_raw = getattr(parser, "sniff_raw", None)
         if sniff_raw is None or (forced and parser.name != format):
             continue
@@ -209,6 +192,7 @@ def _raw_parser(src: Source, format: str | None) -> Any:
 
 def _read(src: Source, format: str | None, forced: FormatParser | None) -> Members:
     """Read a file: its members (several runs in one file) and/or the whole file as one."""
+    from ._common import Members
     raw = _raw_parser(src, format)
     if raw is not None:
         got: Members = raw.read_raw(src)
@@ -226,6 +210,8 @@ def _read(src: Source, format: str | None, forced: FormatParser | None) -> Membe
 
 def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], src: Source,
            format: str | None) -> Transcript:
+    from .._builder import TranscriptBuilder
+
     b = TranscriptBuilder(src.path, parser.name, parser.agent)
     b.document = src.document_text()
     with gc_paused():
@@ -365,6 +351,8 @@ def load(path: str | os.PathLike[str], *, format: str | None = None) -> Transcri
         MultipleTranscriptsError: the file holds several transcripts (inspect_ai samples ×
             epochs): use ``load_all(path)``, or ``load("path#member")``.
     """
+    from .._reader import Source
+
     forced = _forced(format)
     file, member = _split_member(path)
     got = _read(Source.open(file), format, forced)
@@ -381,6 +369,8 @@ def load_all(path: str | os.PathLike[str], *, format: str | None = None) -> list
     ``FILE#MEMBER`` (``log.eval#sample-3-epoch-1``, ``.aider.chat.history.md#session-2``; the
     same string loads it alone with ``load()``). Any other file gives ``[load(path)]``.
     """
+    from .._reader import Source
+
     forced = _forced(format)
     file, member = _split_member(path)
     got = _read(Source.open(file), format, forced)
@@ -397,6 +387,8 @@ def load_each(path: str | os.PathLike[str], *, format: str | None = None) -> tup
     One read of the file serves both: ``check`` checks every member of a file that holds
     several, ``summary`` sums them.
     """
+    from .._reader import Source
+
     forced = _forced(format)
     file, member = _split_member(path)
     got = _read(Source.open(file), format, forced)
@@ -409,6 +401,8 @@ def load_each(path: str | os.PathLike[str], *, format: str | None = None) -> tup
 
 def parse(data: str | bytes, *, format: str | None = None, path: str = "<memory>") -> Transcript:
     """Parse a transcript held in memory (same rules as ``load``)."""
+    from .._reader import Source
+
     forced = _forced(format)
     return _parse_source(Source.from_bytes(data, path), format, forced)
 
@@ -438,6 +432,8 @@ def from_messages(messages: object, *, flavor: str | None = None) -> Transcript:
 
 def detect_format(path: str | os.PathLike[str]) -> str:
     """The format name of a file, from its first bytes (archives, markdown) or first records."""
+    from .._reader import Source
+
     src = Source.open(_split_member(path)[0])
     try:
         raw = _raw_parser(src, None)

@@ -27,9 +27,8 @@ from __future__ import annotations
 import io
 import json
 import re
-import zipfile
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._builder import TranscriptBuilder
 from .._reader import ReadStats, Record, Shape, Source
@@ -37,6 +36,9 @@ from ..exceptions import TranscriptError
 from ..model import LineIssue, Transcript, Usage
 from ._common import Member, Members, as_dict, as_int, decode_arguments, tool_kind
 from ._jsondoc import DocumentLines
+
+if TYPE_CHECKING:
+    import zipfile
 
 __all__ = ["InspectLogParser", "member_id"]
 
@@ -281,6 +283,8 @@ class InspectLogParser:
     # -- .eval --------------------------------------------------------------------------------
 
     def read_raw(self, src: Source) -> Members:
+        import zipfile  # start-up: imported for an .eval archive only (detection imports this module)
+
         data = src.whole_bytes()
         try:
             zf = zipfile.ZipFile(io.BytesIO(data))
@@ -316,6 +320,8 @@ class InspectLogParser:
 
     @staticmethod
     def _zip_sample(zf: zipfile.ZipFile, name: str, path: str, eval_spec: dict[str, Any]) -> Transcript:
+        import zipfile
+
         stats = ReadStats(path=path, shape="json-object")
         try:
             raw = zf.read(name)
