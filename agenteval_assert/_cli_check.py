@@ -14,28 +14,32 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from ._cli_exit import ExitCode, _worse, current_input
-from .batch import Checks, Input, check_many, default_jobs, expand
 from .exceptions import UsageError
-from .model import Transcript
-from .reporting import RunTotals, TranscriptResult, TranscriptStatus
-from .reporting._text import closing_block, github_safe, result_text
-from .results import CheckResult, printable
+
+if TYPE_CHECKING:
+    from .batch import Checks, Input
+    from .model import Transcript
+    from .reporting import TranscriptResult
+
+# Start-up: the command line's parser adds these options for every command (``--version`` too),
+# so the batch runner, the reporting and the model are imported by ``run``, not here.
 
 __all__ = ["OUTPUT_FORMATS", "add_arguments", "run"]
 
 OUTPUT_FORMATS = ("text", "json", "jsonl", "junit", "github", "markdown")
 
+#: The exit code of each transcript status (the ``TranscriptStatus`` values).
 _CODE = {
-    TranscriptStatus.PASSED: ExitCode.OK,
-    TranscriptStatus.FAILED: ExitCode.FAILED,
-    TranscriptStatus.ERROR: ExitCode.ERROR,
-    TranscriptStatus.INCONCLUSIVE: ExitCode.INCONCLUSIVE,
-    TranscriptStatus.UNREADABLE: ExitCode.INPUT,
-    TranscriptStatus.CRASHED: ExitCode.INTERNAL,
-    TranscriptStatus.SKIPPED: ExitCode.OK,
+    "passed": ExitCode.OK,
+    "failed": ExitCode.FAILED,
+    "error": ExitCode.ERROR,
+    "inconclusive": ExitCode.INCONCLUSIVE,
+    "unreadable": ExitCode.INPUT,
+    "crashed": ExitCode.INTERNAL,
+    "skipped": ExitCode.OK,
 }
 #: How long ``--dask-scheduler`` waits for the scheduler to answer.
 DASK_CONNECT_TIMEOUT = "10s"
@@ -177,6 +181,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO, *,
         eval_one: Callable[[argparse.Namespace, Sequence[str], TextIO, TextIO], int]) -> int:
     """``check``; *eval_one* prints one sandbox's eval as the eval's own report."""
     from . import _cli_judge
+    from .batch import Checks, default_jobs, expand
+    from .results import CheckResult
 
     if args.eval is not None and _cli_judge.judge_requested(args):
         err.write("error: --criterion and --judge-file do not apply to --eval (its suite names its own criteria)\n")
@@ -266,6 +272,7 @@ def _judge_note(r: TranscriptResult) -> str:
     import io
 
     from . import _cli_judge
+    from .results import CheckResult
 
     buf = io.StringIO()
     _cli_judge.print_judge_notes([c for c in r.checks if isinstance(c, CheckResult)], buf)
@@ -274,6 +281,11 @@ def _judge_note(r: TranscriptResult) -> str:
 
 def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, executor: Any, jobs: int,
             writer: _Writer | None, text: TextIO | None, err: TextIO, bar: _Bar) -> int:
+    from .batch import check_many
+    from .reporting import RunTotals
+    from .reporting._text import closing_block, github_safe, result_text
+    from .results import printable
+
     totals = RunTotals()
     worst = ExitCode.OK
     skipped: list[TranscriptResult] = []
@@ -294,7 +306,7 @@ def _report(inputs: list[Input], checks: Checks, args: argparse.Namespace, execu
             bar.update()
         last_path = r.path
         totals.add(r)
-        worst = _worse(worst, _CODE[r.status])
+        worst = _worse(worst, _CODE[r.status.value])
         if r.problem == "unreadable":
             err.write(f"error: {printable(r.error or '', one_line=True)}\n")
         elif r.problem == "crashed":

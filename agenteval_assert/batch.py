@@ -18,16 +18,12 @@ Storybook sandbox (a directory holding ``__agent_eval__/`` or
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import glob
 import importlib
-import multiprocessing
-import multiprocessing.context
 import os
 import stat
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -36,6 +32,13 @@ from .exceptions import AgentEvalError, UsageError
 from .model import Transcript
 from .reporting import SkippedCheck, TranscriptResult
 from .results import CheckResult, Status
+
+if TYPE_CHECKING:
+    import concurrent.futures as cf
+    import multiprocessing.context
+
+# Start-up: ``summary`` and ``check`` of one file use ``expand`` and ``check_one``; the process
+# pool (concurrent.futures, multiprocessing, threading) is imported when one is started.
 
 __all__ = ["Checks", "Input", "check_many", "check_one", "expand"]
 
@@ -568,6 +571,8 @@ def check_many(
             for inp in inputs:
                 yield from check_one(inp, spec, format=format)
             return
+        import concurrent.futures as cf
+
         with cf.ProcessPoolExecutor(max_workers=n, mp_context=_mp_context()) as pool:
             yield from _fan_out(pool, inputs, spec, format, ordered, chunksize, window or 4 * n)
         return
@@ -580,6 +585,9 @@ def _mp_context() -> multiprocessing.context.BaseContext:
     thread (fast: nothing to import again), else from a clean server process (``forkserver``,
     or ``spawn`` where there is none), since forking a process that runs threads (a Dask client,
     the caller's own) can deadlock, and Python 3.12+ warns about it."""
+    import multiprocessing
+    import threading
+
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
@@ -620,6 +628,8 @@ def _fan_out(
     window: int,
 ) -> Iterator[TranscriptResult]:
     """Keep at most *window* tasks in flight (or waiting to be yielded in order)."""
+    import concurrent.futures as cf
+
     chunks = enumerate(_chunks(inputs, max(1, chunksize)))
     pending: dict[cf.Future[list[list[TranscriptResult]]], tuple[int, list[Input]]] = {}
     done_early: dict[int, list[list[TranscriptResult]]] = {}

@@ -123,9 +123,11 @@ _TINY = str(Path(__file__).parent / "corpus" / "claude-session-log" / "spotter-2
 _NEVER_ON_START = ("agenteval_assert.storybook._report", "agenteval_assert.storybook._expect",
                    "agenteval_assert.storybook._context", "agenteval_assert.storybook._suites",
                    "agenteval_assert.judge", "agenteval_assert.checks", "agenteval_assert.matchers",
-                   "agenteval_assert.reporting", "agenteval_assert.batch", "agenteval_assert._parsers._api",
+                   "agenteval_assert.reporting._junit", "agenteval_assert.reporting._markdown",
+                   "agenteval_assert.reporting._github", "agenteval_assert._parsers._api",
                    "agenteval_assert._parsers._swe", "agenteval_assert._parsers._gemini",
-                   "pydantic", "regex", "jsonpath_ng", "anthropic", "zipfile", "http", "email")
+                   "pydantic", "regex", "jsonpath_ng", "anthropic", "zipfile", "http", "email",
+                   "concurrent", "multiprocessing", "logging", "importlib.resources")
 
 
 def test_the_version_option_imports_only_the_command_line() -> None:
@@ -133,8 +135,8 @@ def test_the_version_option_imports_only_the_command_line() -> None:
     loaded = _modules_after_cli(["--version"])
     ours = {m for m in loaded if m.startswith("agenteval_assert")}
     assert ours == {"agenteval_assert", "agenteval_assert._version", "agenteval_assert._cli",
-                    "agenteval_assert._cli_judge", "agenteval_assert._cli_report", "agenteval_assert._parsers",
-                    "agenteval_assert.exceptions"}
+                    "agenteval_assert._cli_exit", "agenteval_assert._cli_check", "agenteval_assert._cli_judge",
+                    "agenteval_assert._cli_report", "agenteval_assert._parsers", "agenteval_assert.exceptions"}
     assert not {"attrs", "attr"} & set(loaded)
 
 
@@ -208,3 +210,11 @@ def test_checks_reexports_exactly_the_kind_modules() -> None:
     assert sorted(checks.__all__) == sorted(private)
     assert len(set(private)) == len(private)
     assert all(hasattr(checks, n) for n in checks.__all__)
+
+
+def test_the_check_command_knows_every_transcript_status() -> None:
+    # ``_cli_check`` keys its exit codes by status value, to import no reporting at start-up
+    from agenteval_assert import _cli_check
+    from agenteval_assert.reporting import TranscriptStatus
+
+    assert set(_cli_check._CODE) == {s.value for s in TranscriptStatus}

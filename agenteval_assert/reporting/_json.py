@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from typing import Any, TextIO
 
 from .._version import __version__
@@ -37,6 +36,8 @@ __all__ = [
 @cache
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the run document, shipped as ``run-result.schema.json``."""
+    from importlib import resources  # start-up: the schema is read on use only
+
     text = resources.files(__package__).joinpath("run-result.schema.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
