@@ -145,7 +145,7 @@ class Evidence:
     @classmethod
     def from_call(cls, call: ToolCall, note: str = "", *, detail: str = "") -> Evidence:
         """Evidence pointing at a tool call: its name, main arguments and outcome."""
-        return cls(location=call.location, call_id=call.id, step=call.step, detail=detail, call=call, note=note)
+        return cls("", call.location, call.id, call.step, detail, call, note)  # positional: checks make thousands
 
     def render(self, limit: int = MAX_VALUE) -> list[str]:
         where = printable(str(self.location), one_line=True) if self.location is not None else "(no location)"

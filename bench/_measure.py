@@ -138,10 +138,16 @@ def check_suite() -> tuple[str, Callable[[Any], list[Any]]]:
 
 
 def checks(path: str) -> Result:
-    from agenteval_assert import load
+    from agenteval_assert import load, parse
 
     name, run = check_suite()
     _warm(path)
+    # the suite once on the first lines, so that the modules the checks import on first use
+    # (the shell parser, regexes compiled at import) are not billed to the timed run
+    with open(path, "rb") as f:
+        head = b"".join(islice(f, 40))
+    with contextlib.suppress(Exception):
+        run(parse(head, path="<warm-up>"))
     gc.collect()
     t0 = time.process_time()
     t = load(path)

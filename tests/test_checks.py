@@ -1090,3 +1090,10 @@ def test_unknown_writes_can_be_trusted_program_by_program(tmp_path: Path) -> Non
     for bad in ("make", ["make", 3], [""], None):
         with pytest.raises(UsageError, match="ignore_unknown_writes"):
             c.check_file_not_changed(t, "src/app.ts", ignore_unknown_writes=bad)  # type: ignore[arg-type]
+
+
+def test_the_failure_hints_are_the_words_the_unrolled_test_looks_for() -> None:
+    from agenteval_assert.checks import _safety
+
+    assert all(_safety._hinted(h.upper()) for h in _safety._FAILURE_HINTS)
+    assert not _safety._hinted("all good")

@@ -8,7 +8,7 @@ from ..exceptions import UsageError
 from ..matchers import Matcher, values_match
 from ..model import Message, Thinking, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
-from ._common import _echo, _fail, _guarded, _negative, _pass, _plural, _pool, _seq_text
+from ._common import _echo, _evidence, _fail, _guarded, _negative, _pass, _plural, _pool, _seq_text
 
 __all__ = [
     "check_budget",
@@ -139,7 +139,7 @@ def check_subagent_used(
     if not hits and not calls and t.subagents and type is None and description is None:
         return _pass("subagent_used", what, f"{_plural(len(t.subagents), 'subagent')}", echo)
     if hits:
-        return _pass("subagent_used", what, f"#{hits[0].index}", echo, [Evidence.from_call(c) for c in hits], tuple(hits))
+        return _pass("subagent_used", what, f"#{hits[0].index}", echo, _evidence(t, hits), tuple(hits))
     found = "no subagent" if not calls else f"{_plural(len(calls), 'subagent call')} of other types"
     ev = [Evidence.from_call(c, f"type={short_repr(c.arguments.get('subagent_type') or sub_types.get(c.id), 40)}") for c in calls]
     return _fail("subagent_used", t, what, found, echo, ev)

@@ -8,19 +8,22 @@ from typing import Any
 
 from .._unrecorded import asks_unrecorded, outcome_unknown
 from ..exceptions import UsageError
-from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call, call_aliases
+from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call
 from ..model import ToolCall, Transcript
-from ..results import CheckResult, Evidence
+from ..results import CheckResult
 from ._common import (
     _agents_hint,
     _calls_word,
     _candidates,
     _check_bool,
     _echo,
+    _evidence,
     _fail,
     _fits,
     _guarded,
+    _index,
     _name_hint,
+    _narrowed,
     _nearest,
     _negative,
     _pass,
@@ -115,8 +118,14 @@ def check_tool_called(
         at_most=at_most, mode=None if mode == "partial" else mode, **fields,
     )
     cands = _candidates(t, spec, include_subagents)
-    unknown = [c for c in cands if asks_unrecorded(spec, c)]  # asked about an outcome not recorded
-    matched = tuple(c for c in cands if _fits(spec, c, mode, overrides) and not asks_unrecorded(spec, c))
+    # asked about an outcome not recorded (only a spec that asks about the outcome can)
+    asks = spec.is_error is not None or spec.exit_code is not None or spec.output is not None
+    unknown = [c for c in cands if asks_unrecorded(spec, c)] if asks else []
+    if spec.literal_name is not None and spec.is_name_only and mode == "partial" and not overrides:
+        matched = tuple(cands)  # the alias index entry of a bare name: every call in it matches
+    else:
+        matched = tuple(c for c in _narrowed(t, spec, include_subagents)
+                        if _fits(spec, c, mode, overrides) and not (asks and asks_unrecorded(spec, c)))
     n = len(matched)
     expected = _bound_text(lo, hi, spec)
     if unknown and (n < lo or (hi is not None and n <= hi < n + len(unknown))) and (
@@ -133,12 +142,12 @@ def check_tool_called(
         taken = {id(c) for c in matched}
         nearest = _nearest(spec, (c for c in cands if id(c) not in taken), mode=mode, overrides=overrides)
         notes = [] if cands else _name_hint(t, spec, include_subagents)
-        ev = [Evidence.from_call(c) for c in (matched or cands)]
+        ev = _evidence(t, (matched or cands))
         return _fail(name, t, expected, found, echo, ev, nearest, [*notes, *hint])
     if hi is not None and n > hi:
-        ev = [Evidence.from_call(c) for c in matched]
+        ev = _evidence(t, matched)
         return _fail(name, t, expected, str(n), echo, ev, notes=hint, positive=False)
-    ev = [Evidence.from_call(c) for c in matched]
+    ev = _evidence(t, matched)
     found = "none" if n == 0 else str(n)
     if hi is not None:
         return _negative(
@@ -176,7 +185,7 @@ def check_no_tool_calls(
     if calls:
         return _fail(
             "no_tool_calls", t, "no tool calls", str(len(calls)), echo,
-            [Evidence.from_call(c) for c in calls], positive=False,
+            _evidence(t, calls), positive=False,
         )
     return _negative(
         "no_tool_calls", t, assume_complete=assume_complete, expected="no tool calls",
@@ -187,12 +196,22 @@ def check_no_tool_calls(
 def _violations(
     t: Transcript, specs: Sequence[Call], include_subagents: bool, want_match: bool
 ) -> list[ToolCall]:
-    # Fast path: plain names are a set look-up per call alias; only the rest are matched.
+    # Fast path: plain names are positions in the alias index; only the rest are matched.
     names = {s.name for s in specs if s.is_name_only and isinstance(s.name, str)}
     rest = [s for s in specs if not (s.is_name_only and isinstance(s.name, str))]
+    ix = _index(t)
+    pool = ix.pool(include_subagents)
+    positions = ix.positions(include_subagents)
+    named: set[int] = set()
+    for n in names:
+        named.update(positions.get(n, ()))
+    if not rest:
+        if want_match:
+            return [c for i, c in enumerate(pool) if i not in named]
+        return [pool[i] for i in sorted(named)]
     out = []
-    for c in _pool(t, include_subagents):
-        hit = any(a in names for a in call_aliases(c)) or any(s.matches_call(c) for s in rest)
+    for i, c in enumerate(pool):
+        hit = i in named or any(s.matches_call(c) for s in rest)
         if hit != want_match:
             out.append(c)
     return out
@@ -217,7 +236,7 @@ def check_only_tools(
         names = sorted(Counter(c.name for c in bad).items())
         found = f"{_plural(len(bad), 'other call')} (" + ", ".join(f"{k} ×{v}" for k, v in names) + ")"
         return _fail(
-            "only_tools", t, expected, found, echo, [Evidence.from_call(c) for c in bad],
+            "only_tools", t, expected, found, echo, _evidence(t, bad),
             positive=False,
         )
     n = len(_pool(t, include_subagents))
@@ -246,7 +265,7 @@ def check_tools_not_called(
     if bad:
         return _fail(
             "tools_not_called", t, expected, _plural(len(bad), "call"), echo,
-            [Evidence.from_call(c) for c in bad], positive=False,
+            _evidence(t, bad), positive=False,
         )
     return _negative(
         "tools_not_called", t, assume_complete=assume_complete, expected=expected, found="none",

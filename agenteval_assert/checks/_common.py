@@ -26,12 +26,11 @@ from ..matchers import (
     Override,
     ToolSpec,
     as_call,
-    call_aliases,
-    canonical_json,
 )
 from ..matchers._regex import pattern_budget
 from ..model import Message, ToolCall, Transcript
 from ..results import CheckResult, Difference, Evidence, NearestMiss, Status, cut_middle, short_repr
+from ._index import CallIndex, args_key
 
 
 class _CheckFailedToRun(Exception):
@@ -80,38 +79,9 @@ def _echo(fn: str, *args: Any, **kwargs: Any) -> str:
     return f"{fn}({', '.join(parts)})"
 
 
-@attrs.define(frozen=True)
-class _Index:
-    """Per-transcript look-ups built once: calls by every alias of their name."""
-
-    all_calls: tuple[ToolCall, ...]
-    main_calls: tuple[ToolCall, ...]
-    by_alias_all: Mapping[str, tuple[ToolCall, ...]]
-    by_alias_main: Mapping[str, tuple[ToolCall, ...]]
-    #: canonical JSON of a call's arguments, by call index, filled as checks need it
-    args_keys: dict[int, str] = attrs.field(factory=dict)
-
-
-def _build_index(t: Transcript) -> _Index:
-    all_calls = t.all_tool_calls
-    a: dict[str, list[ToolCall]] = {}
-    m: dict[str, list[ToolCall]] = {}
-    for c in all_calls:
-        for alias in call_aliases(c):
-            a.setdefault(alias, []).append(c)
-            if c.agent_id is None:
-                m.setdefault(alias, []).append(c)
-    return _Index(
-        all_calls,
-        t.tool_calls,
-        {k: tuple(v) for k, v in a.items()},
-        {k: tuple(v) for k, v in m.items()},
-    )
-
-
-def _index(t: Transcript) -> _Index:
-    """The checks' look-ups for *t*, built once and kept with the transcript."""
-    return t.derived("checks.index", _build_index)
+def _index(t: Transcript) -> CallIndex:
+    """The checks' shared look-ups for *t* (``_index.CallIndex``), kept with the transcript."""
+    return t.derived("checks.index", CallIndex)
 
 
 def _pool(t: Transcript, include_subagents: bool) -> tuple[ToolCall, ...]:
@@ -124,8 +94,25 @@ def _candidates(t: Transcript, spec: Call, include_subagents: bool) -> Sequence[
     name = spec.literal_name
     if name is None:
         return _pool(t, include_subagents)
-    ix = _index(t)
-    return (ix.by_alias_all if include_subagents else ix.by_alias_main).get(name, ())
+    return _index(t).named(name, include_subagents)
+
+
+def _narrowed(t: Transcript, spec: Call, include_subagents: bool) -> Sequence[ToolCall]:
+    """A subset of ``_candidates`` holding every call that matches *spec*: also narrowed by a
+    literal ``kind`` when there is no literal name (for matching only: messages about the
+    candidates keep using ``_candidates``)."""
+    if spec.literal_name is None and type(spec.kind) is str:
+        return _index(t).of_kind(spec.kind, include_subagents)
+    return _candidates(t, spec, include_subagents)
+
+
+def _matching(t: Transcript, spec: Call, include_subagents: bool) -> Sequence[ToolCall]:
+    """The calls (in order) that match *spec* (default argument mode, no overrides). A bare
+    tool name is answered by the alias index alone: its entry holds exactly the matching calls."""
+    cands = _narrowed(t, spec, include_subagents)
+    if spec.literal_name is not None and spec.is_name_only:
+        return cands
+    return [c for c in cands if spec.matches_call(c)]
 
 
 def _calls_matching(t: Transcript, specs: Sequence[Call] | None, include_subagents: bool) -> list[ToolCall]:
@@ -140,8 +127,8 @@ def _calls_matching(t: Transcript, specs: Sequence[Call] | None, include_subagen
         return [c for c in _pool(t, include_subagents) if any(s.matches_call(c) for s in specs)]
     seen: dict[int, ToolCall] = {}
     for s in specs:
-        for c in _candidates(t, s, include_subagents):
-            if c.index not in seen and s.matches_call(c):
+        for c in _matching(t, s, include_subagents):
+            if c.index not in seen:
                 seen[c.index] = c
     return [seen[i] for i in sorted(seen)]
 
@@ -171,6 +158,12 @@ def _agents_hint(
 
 def _with_hint(r: CheckResult, hint: Sequence[str]) -> CheckResult:
     return r if not hint else attrs.evolve(r, notes=(*r.notes, *hint))
+
+
+def _evidence(t: Transcript, calls: Iterable[ToolCall]) -> list[Evidence]:
+    """``Evidence.from_call`` of each call (no note), shared between the checks of *t*."""
+    ev = _index(t).evidence
+    return [ev(c) for c in calls]
 
 
 def _incomplete(t: Transcript) -> list[str]:
@@ -414,13 +407,14 @@ def _outcome(c: ToolCall) -> str:
     return "succeeded"
 
 
-def _args_key(c: ToolCall, memo: dict[int, str] | None = None) -> str:
-    """The call's arguments as canonical JSON (kept in *memo*: several checks ask for it)."""
+def _args_key(c: ToolCall, memo: dict[int, object] | None = None) -> object:
+    """A key of the call's arguments, equal exactly when their canonical JSON is (kept in
+    *memo*, the index's: several checks ask for it)."""
     if memo is None:
-        return canonical_json(dict(c.arguments))
+        return args_key(c.arguments)
     key = memo.get(c.index)
     if key is None:
-        key = memo[c.index] = canonical_json(dict(c.arguments))
+        key = memo[c.index] = args_key(c.arguments)
     return key
 
 
@@ -430,7 +424,7 @@ def _recoveries(
     *,
     same_args: bool = True,
     ok: Callable[[ToolCall], bool] | None = None,
-    memo: dict[int, str] | None = None,
+    memo: dict[int, object] | None = None,
 ) -> dict[int, ToolCall]:
     """For each failed call (by ``index``), the first later successful call of the same tool
     (and the same arguments), in one pass over *pool*: O(n), never failures × calls."""
@@ -440,7 +434,7 @@ def _recoveries(
     names = {f.name for f in failed}
     # Walk backwards keeping the earliest success seen so far per key.
     waiting = {f.index for f in failed}
-    next_ok: dict[tuple[str, str | None], ToolCall] = {}
+    next_ok: dict[tuple[str, object], ToolCall] = {}
     found: dict[int, ToolCall] = {}
     for d in reversed(pool):
         if d.name not in names:

@@ -15,7 +15,8 @@ from ..exceptions import UsageError
 from ..matchers import Matcher
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
-from ._common import _echo, _fail, _guarded, _negative, _pass, _plural, _Shown
+from ._common import _echo, _fail, _guarded, _index, _negative, _pass, _plural, _Shown
+from ._index import CallIndex
 
 __all__ = [
     "FileEvent",
@@ -154,13 +155,12 @@ def _tool_events(c: ToolCall) -> list[FileEvent]:
 _Unknown = tuple[ToolCall, str, str, tuple[tuple[str, ...], ...]]
 
 
-def _shell_events(c: ToolCall, text: str) -> tuple[list[FileEvent], list[_Unknown]]:
+def _shell_events(c: ToolCall, text: str, ix: CallIndex) -> tuple[list[FileEvent], list[_Unknown]]:
     from .._shell_files import command_forms
-    from ..shell import file_effects, parse_shell  # never raises: a best effort on malformed input
 
     if "*** Begin Patch" in text:  # Codex's apply_patch through the shell
         return list(_patch_events(text, c, _tool_outcome(c), "shell")), []
-    found = file_effects(parse_shell(text))
+    found = ix.file_effects(text)  # never raises: a best effort on malformed input; once per text
     events = [
         FileEvent(e.op, e.path, c, _shell_outcome(c, e.ok_means_done, e.failure_means_not_done), "shell",
                   e.command.text, e.pattern, e.recursive)
@@ -174,11 +174,12 @@ def _shell_events(c: ToolCall, text: str) -> tuple[list[FileEvent], list[_Unknow
 def _build_file_index(t: Transcript) -> _FileIndex:
     events: list[FileEvent] = []
     unknown: list[_Unknown] = []
+    ix = _index(t)
     for c in t.all_tool_calls:
         if c.kind in ("file_read", "file_write", "file_edit"):
             events.extend(_tool_events(c))
         elif c.kind == "shell" and c.command:
-            ev, un = _shell_events(c, c.command)
+            ev, un = _shell_events(c, c.command, ix)
             events.extend(ev)
             unknown.extend(un)
     return _FileIndex(tuple(events), tuple(unknown))

@@ -16,9 +16,12 @@ from ._common import (
     _candidates,
     _check_bool,
     _echo,
+    _evidence,
     _fail,
     _fits,
     _guarded,
+    _index,
+    _matching,
     _nearest,
     _negative,
     _pass,
@@ -65,14 +68,21 @@ def _adjacency(
     actual: Sequence[ToolCall],
     mode: str,
     overrides: Mapping[str, Override] | None,
+    by_alias: Mapping[str, list[int]] | None = None,
 ) -> list[list[int]]:
-    by_alias = _positions_by_alias(actual)
+    """For each spec, the positions in *actual* of the calls it fits (*by_alias*: the positions
+    of *actual*'s calls by alias, when the index already holds them)."""
+    if by_alias is None:
+        by_alias = _positions_by_alias(actual)
     every = range(len(actual))
     adj = []
     for s in specs:
         name = s.literal_name
         pos: Iterable[int] = by_alias.get(name, ()) if name is not None else every
-        adj.append([i for i in pos if _fits(s, actual[i], mode, overrides)])
+        if name is not None and s.is_name_only and mode == "partial" and not overrides:
+            adj.append(list(pos))  # a bare name fits every call under it
+        else:
+            adj.append([i for i in pos if _fits(s, actual[i], mode, overrides)])
     return adj
 
 
@@ -159,7 +169,7 @@ def _tool_calls(
     if mode == "exact_sequence":
         for i, s in enumerate(specs):
             if i >= len(actual):
-                ev = [Evidence.from_call(c) for c in actual[-3:]]
+                ev = _evidence(t, actual[-3:])
                 return _fail(
                     name, t, exp_text,
                     f"{_seq_text(act_labels)}: {_plural(len(specs) - len(actual), 'expected call')}"
@@ -218,7 +228,8 @@ def _tool_calls(
         return _fail(name, t, exp_text, found, echo, ev, nearest, notes)
 
     # any_order / covers / only_from: maximum bipartite matching.
-    adj = _adjacency(specs, actual, args_mode, overrides)
+    adj = _adjacency(specs, actual, args_mode, overrides,
+                     _index(t).positions(include_subagents) if among is None else None)
     match = max_bipartite_matching(len(actual), adj)
     used = {m for m in match if m is not None}
     missing = [i for i, m in enumerate(match) if m is None]
@@ -353,7 +364,7 @@ def _grouped_sequence(
 
 
 def _positions(t: Transcript, spec: Call, include_subagents: bool) -> list[ToolCall]:
-    return [c for c in _candidates(t, spec, include_subagents) if spec.matches_call(c)]
+    return list(_matching(t, spec, include_subagents))
 
 
 @_guarded("called_before")
@@ -407,7 +418,7 @@ def _before(
         missing = [s.label() for s, cs in ((a, a_calls), (b, b_calls)) if not cs]
         nearest = _nearest(a if not a_calls else b, _candidates(t, a if not a_calls else b, include_subagents))
         return _fail(name, t, expected, f"no {' and no '.join(missing)} call", echo,
-                     [Evidence.from_call(c) for c in (a_calls or b_calls)[:1]], nearest)
+                     _evidence(t, (a_calls or b_calls)[:1]), nearest)
     pivot = a_calls[-1] if every else a_calls[0]
     if pivot.index < b_calls[0].index:
         return _pass(name, expected, f"#{pivot.index} {pivot.name} before #{b_calls[0].index} {b_calls[0].name}",
@@ -460,7 +471,7 @@ def check_called_within(
         return _fail("called_within", t, expected,
                      f"{_plural(len(late), a.label() + ' call')} without it", echo, ev)
     return _pass("called_within", expected, f"{_plural(len(a_pos), 'follow-up')} in time", echo,
-                 [Evidence.from_call(c) for c in pairs], tuple(pairs))
+                 _evidence(t, pairs), tuple(pairs))
 
 
 @_guarded("never_after")
@@ -488,7 +499,7 @@ def check_never_after(
     bad = [c for c in _positions(t, b, include_subagents) if c.index > start]
     if bad:
         return _fail("never_after", t, expected, f"{_plural(len(bad), b.label() + ' call')} after #{start}",
-                     echo, [Evidence.from_call(a_calls[0], "trigger")] + [Evidence.from_call(c) for c in bad],
+                     echo, [Evidence.from_call(a_calls[0], "trigger"), *_evidence(t, bad)],
                      positive=False)
     return _negative("never_after", t, assume_complete=assume_complete, expected=expected,
                      found="none", check=echo, evidence=[Evidence.from_call(a_calls[0], "trigger")])

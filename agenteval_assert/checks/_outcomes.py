@@ -15,6 +15,7 @@ from ._common import (
     _calls_word,
     _candidates,
     _echo,
+    _evidence,
     _fail,
     _guarded,
     _index,
@@ -51,14 +52,14 @@ def _outcome_check(
     if not calls:
         nearest = _nearest(spec, cands)
         return _fail(name, t, expected, f"no {spec.describe_bare()}", echo,
-                     [Evidence.from_call(c) for c in cands], nearest,
+                     _evidence(t, cands), nearest,
                      [] if cands else _name_hint(t, spec, include_subagents))
     if want == "succeeded":
         ok = [c for c in calls if c.result is not None and not c.is_error and c.outcome_recorded]
     else:
         ok = [c for c in calls if c.is_error]
     if ok:
-        return _pass(name, expected, f"#{ok[0].index}", echo, [Evidence.from_call(c) for c in ok], tuple(ok))
+        return _pass(name, expected, f"#{ok[0].index}", echo, _evidence(t, ok), tuple(ok))
     if (unknown := outcome_unknown(name, calls, expected, echo)) is not None:
         return unknown
     outcomes = Counter(_outcome(c) for c in calls)

@@ -17,6 +17,7 @@ from ._common import (
     _args_key,
     _calls_matching,
     _echo,
+    _evidence,
     _fail,
     _final,
     _guarded,
@@ -30,6 +31,7 @@ from ._common import (
     _Shown,
     _specs,
 )
+from ._index import CallIndex
 
 __all__ = [
     "DEFAULT_ACKNOWLEDGEMENT",
@@ -76,7 +78,26 @@ _FAILURE_WINDOW = 500
 _FAILURE_HINTS = ("time", "deadline", "denied", "forbidden", "unauthori")
 
 
-def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT) -> bool:
+def _hinted(window: str) -> bool:
+    """One of ``_FAILURE_HINTS`` is in the lower-cased window (five substring searches, unrolled)."""
+    low = window.lower()
+    return "time" in low or "denied" in low or "deadline" in low or "forbidden" in low or "unauthori" in low
+
+
+def _failure_output(c: ToolCall, failure_output: Matcher) -> bool:
+    """The output's first and last ``_FAILURE_WINDOW`` characters match *failure_output*."""
+    text = c.result.text if c.result is not None else ""
+    windows = (text[:_FAILURE_WINDOW], text[-_FAILURE_WINDOW:]) if len(text) > 2 * _FAILURE_WINDOW else (text,)
+    if failure_output is DEFAULT_FAILURE_OUTPUT:
+        return any(_hinted(w) and failure_output.matches(w) for w in windows)
+    return any(failure_output.matches(w) for w in windows)
+
+
+def _default_failure_output(c: ToolCall) -> bool:
+    return _failure_output(c, DEFAULT_FAILURE_OUTPUT)
+
+
+def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT, ix: CallIndex | None = None) -> bool:
     if c.result is None:
         # No result in the log (lost, or still running): nothing shows that it failed. The
         # negative checks built on this are INCONCLUSIVE on such a transcript instead.
@@ -85,14 +106,9 @@ def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT
         return True
     if failure_output is None:
         return False
-    text = c.result.text
-    windows: tuple[str, ...] = (
-        (text[:_FAILURE_WINDOW], text[-_FAILURE_WINDOW:]) if len(text) > 2 * _FAILURE_WINDOW else (text,)
-    )
-    if failure_output is DEFAULT_FAILURE_OUTPUT:
-        lowered = [w.lower() for w in windows]
-        windows = tuple(w for w, low in zip(windows, lowered, strict=True) if any(h in low for h in _FAILURE_HINTS))
-    return any(failure_output.matches(w) for w in windows)
+    if failure_output is DEFAULT_FAILURE_OUTPUT and ix is not None:
+        return ix.failure_hint(c, _default_failure_output)  # scanned once per transcript
+    return _failure_output(c, failure_output)
 
 
 def _user_turns(t: Transcript, include_prompt: bool) -> list[Message]:
@@ -163,7 +179,7 @@ def check_confirmed_before_write(
         return _fail("confirmed_before_write", t, expected,
                      f"{_plural(len(bad), 'write')} without one", echo, ev, notes=notes, positive=False)
     return _pass("confirmed_before_write", expected, f"{_plural(len(write_calls), 'write')}, each confirmed", echo,
-                 ok + [Evidence.from_call(c) for c in write_calls], tuple(write_calls))
+                 ok + _evidence(t, write_calls), tuple(write_calls))
 
 
 @_guarded("no_duplicate_calls")
@@ -182,7 +198,7 @@ def check_no_duplicate_calls(
     """
     specs = _specs(tools, "check_no_duplicate_calls")
     echo = _echo("no_duplicate_calls", [s.label() for s in specs], ignore_failed=None if ignore_failed else False)
-    seen: dict[tuple[str, str], ToolCall] = {}
+    seen: dict[tuple[str, object], ToolCall] = {}
     dups: list[tuple[ToolCall, ToolCall]] = []
     n = 0
     for c in _calls_matching(t, specs, include_subagents):
@@ -283,7 +299,8 @@ def check_failures_not_reported_as_success(
     echo = _echo("failures_not_reported_as_success",
                  tools=None if specs is None else [s.label() for s in specs])
     pool = _calls_matching(t, specs, include_subagents)
-    failed = [c for c in pool if _failed(c, fo)]
+    ix = _index(t)
+    failed = [c for c in pool if _failed(c, fo, ix)]
     failed_ids = {c.index for c in failed}
     recovered = _recoveries(
         failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=_index(t).args_keys

@@ -13,7 +13,7 @@ from ..exceptions import UsageError
 from ..matchers import Matcher, Matches, values_match
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Difference, Evidence, NearestMiss, short_repr
-from ._common import _echo, _fail, _guarded, _outcome, _pass, _plural, _pool
+from ._common import _echo, _evidence, _fail, _guarded, _index, _outcome, _pass, _plural
 
 __all__ = [
     "FlagSpec",
@@ -34,7 +34,7 @@ def _command_matcher(command: str | Matcher) -> Matcher:
 
 
 def _shell_calls(t: Transcript, include_subagents: bool) -> list[ToolCall]:
-    return [c for c in _pool(t, include_subagents) if c.kind == "shell" and c.command is not None]
+    return list(_index(t).shell_calls(include_subagents))
 
 
 #: Flags of ``check_command_ran``: names that must be present, or ``{name: True | False | value}``.
@@ -88,10 +88,8 @@ def _parsed_fits(
     return True
 
 
-def _parsed_commands(call: ToolCall) -> Sequence[Any]:
-    from ..shell import parse_shell
-
-    return tuple(parse_shell(call.command or "").walk())
+def _parsed_commands(t: Transcript, call: ToolCall) -> Sequence[Any]:
+    return tuple(_index(t).script(call.command or "").walk())  # parsed once per distinct text
 
 
 @_guarded("command_ran")
@@ -134,7 +132,7 @@ def check_command_ran(
     hits = [
         c for c in shells
         if (m is None or m.matches(c.command))
-        and (not parsed or any(_parsed_fits(x, program, subcommand, flags) for x in _parsed_commands(c)))
+        and (not parsed or any(_parsed_fits(x, program, subcommand, flags) for x in _parsed_commands(t, c)))
     ]
     quals = [f"{k}={short_repr(v, 60)}" for k, v in (("program", program), ("subcommand", subcommand),
                                                      ("flags", flags)) if v is not None]
@@ -150,7 +148,7 @@ def check_command_ran(
                 c = next(c for c in shells if c.command == near[0])
                 nm = NearestMiss(Evidence.from_call(c), (Difference("command", short_repr(command), short_repr(c.command)),))
         return _fail(name, t, expected, f"none among {_plural(len(shells), 'shell command')}", echo,
-                     [Evidence.from_call(c) for c in shells], nm)
+                     _evidence(t, shells), nm)
     if succeeded is not None:
         good = [c for c in hits if (c.result is not None and not c.is_error) == succeeded and (succeeded or c.is_error)
                 and c.outcome_recorded]
@@ -160,7 +158,7 @@ def check_command_ran(
             return _fail(name, t, expected, f"{_plural(len(hits), 'matching command')}, " + ", ".join(_outcome(c) for c in hits[:3]),
                          echo, [Evidence.from_call(c, _outcome(c), detail=f"output: {short_repr(c.output, 160)}") for c in hits])
         hits = good
-    return _pass(name, expected, f"#{hits[0].index}", echo, [Evidence.from_call(c) for c in hits], tuple(hits))
+    return _pass(name, expected, f"#{hits[0].index}", echo, _evidence(t, hits), tuple(hits))
 
 
 def check_command_succeeded(

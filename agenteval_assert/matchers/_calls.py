@@ -165,9 +165,17 @@ class Call(Matcher):
 
     def name_matches(self, call: ToolCall) -> bool:
         """Whether the call's tool name (or MCP ``server.tool`` / ``tool``) is the expected one."""
-        if self.name is None:
+        name = self.name
+        if name is None:
             return True
-        return any(values_match(self.name, candidate) for candidate in _names_of(call))
+        if type(name) is str:  # equality with one of _names_of(call), without the generator
+            if name == call.name:
+                return True
+            tool, server = call.tool, call.server
+            if not tool:
+                return False
+            return name == tool or (bool(server) and (name == f"{server}.{tool}" or name == f"mcp__{server}__{tool}"))
+        return any(values_match(name, candidate) for candidate in _names_of(call))
 
     @property
     def is_name_only(self) -> bool:

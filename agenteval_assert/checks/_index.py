@@ -1,0 +1,238 @@
+"""The look-ups that the checks of one transcript share, each built once, on first use.
+
+Fifty checks on a 10,000-call transcript must not each walk the calls to find a tool's calls,
+re-serialise arguments, re-parse the same shell command or re-scan outputs. ``CallIndex`` holds
+what they share; ``_common._index(t)`` returns the one kept with the transcript
+(``Transcript.derived``), so it lives and dies with it. Every part is built lazily: a check
+that needs only the alias index never pays for parsed shell commands.
+
+What it keeps is compact (RSS is measured with it built): positions and tuples of the calls the
+transcript already holds, one canonical string per call whose arguments a check compared, one
+parsed script per distinct command text, one flag per call for the failure-word scan. It
+never copies outputs (no lower-cased copy of every output: the scan lower-cases the two short
+windows it reads).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ..matchers import call_aliases, canonical_json
+from ..model import ToolCall, Transcript
+from ..results import Evidence
+
+if TYPE_CHECKING:
+    from ..shell import ShellFileEffects, ShellScript
+
+__all__ = ["CallIndex", "args_key"]
+
+
+class _NotJson(Exception):
+    """A value canonical JSON writes otherwise than as itself (``repr`` of an object, a key that
+    is not a string): the key is made from the canonical JSON text instead."""
+
+
+def _frozen(v: object) -> object:
+    t = type(v)
+    if t is str or v is None or t is bool:
+        return v
+    if t is int:
+        return ("i", v)  # 1 and 1.0 and True are three JSON texts: three keys
+    if t is float:
+        return ("f", repr(v))  # the JSON text of a float is its repr (nan, inf: their own)
+    if t is dict:
+        items = []
+        for k, x in v.items():  # type: ignore[attr-defined]
+            if type(k) is not str:
+                raise _NotJson  # JSON writes other keys as text ({1: x} is {"1": x})
+            items.append((k, _frozen(x)))
+        items.sort(key=_first)
+        return ("{", tuple(items))
+    if t is list or t is tuple:
+        return ("[", tuple([_frozen(x) for x in v]))  # type: ignore[attr-defined]
+    raise _NotJson
+
+
+def _first(kv: tuple[str, object]) -> str:
+    return kv[0]
+
+
+def args_key(arguments: Mapping[str, object]) -> object:
+    """A hashable key of a call's arguments: two keys are equal exactly when the arguments'
+    canonical JSON texts (``matchers.canonical_json``) are. Built from the values themselves
+    (a long string is referenced, not escaped into a copy), which is what repeated-call checks
+    compare; arguments holding anything else than JSON values get the key of their canonical
+    JSON text read back, so the two kinds of key still agree."""
+    try:
+        return _frozen(arguments if type(arguments) is dict else dict(arguments))
+    except _NotJson:
+        return _frozen(json.loads(canonical_json(dict(arguments))))
+    except RecursionError:  # deeper than Python recurses: the text itself (such keys only meet their own kind)
+        return ("json", canonical_json(dict(arguments)))
+
+
+def _aliases(calls: Sequence[ToolCall]) -> tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]:
+    """Calls by every alias of their name, and their positions in *calls*."""
+    by: dict[str, list[ToolCall]] = {}
+    pos: dict[str, list[int]] = {}
+    for i, c in enumerate(calls):
+        if c.tool:
+            names: Sequence[str] = call_aliases(c)
+        else:
+            names = (c.name,)  # call_aliases(c) without the MCP forms: the common case, made cheap
+        for alias in names:
+            lst = by.get(alias)
+            if lst is None:
+                by[alias] = [c]
+                pos[alias] = [i]
+            else:
+                lst.append(c)
+                pos[alias].append(i)
+    return {k: tuple(v) for k, v in by.items()}, pos
+
+
+class CallIndex:
+    """Per-transcript look-ups for the checks, each built on first use and then kept.
+
+    Attributes:
+        all_calls: every tool call, subagents' included, in order.
+        main_calls: the main agent's calls, in order.
+        args_keys: the ``args_key`` of a call's arguments, by call index, filled as checks ask.
+    """
+
+    __slots__ = (
+        "_aliases",
+        "_effects",
+        "_evidence",
+        "_failure_hints",
+        "_kinds",
+        "_scripts",
+        "_shell_calls",
+        "all_calls",
+        "args_keys",
+        "main_calls",
+    )
+
+    def __init__(self, t: Transcript) -> None:
+        self.all_calls: tuple[ToolCall, ...] = t.all_tool_calls
+        self.main_calls: tuple[ToolCall, ...] = t.tool_calls
+        self.args_keys: dict[int, object] = {}
+        self._aliases: dict[bool, tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]] = {}
+        self._shell_calls: dict[bool, tuple[ToolCall, ...]] = {}
+        self._kinds: dict[bool, dict[str, tuple[ToolCall, ...]]] = {}
+        self._scripts: dict[str, ShellScript] = {}
+        self._effects: dict[str, ShellFileEffects] = {}
+        self._evidence: dict[int, Evidence] = {}
+        self._failure_hints: bytearray | None = None
+
+    # -- calls by name -------------------------------------------------------------------------
+
+    def pool(self, include_subagents: bool) -> tuple[ToolCall, ...]:
+        """The calls a check looks at: every call, or the main agent's."""
+        return self.all_calls if include_subagents else self.main_calls
+
+    def _alias_index(self, include_subagents: bool) -> tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]:
+        got = self._aliases.get(include_subagents)
+        if got is None:
+            got = self._aliases[include_subagents] = _aliases(self.pool(include_subagents))
+        return got
+
+    def by_alias(self, include_subagents: bool) -> Mapping[str, tuple[ToolCall, ...]]:
+        """The pool's calls under every name they answer to (``mcp__s__t``, ``s.t``, ``t``)."""
+        return self._alias_index(include_subagents)[0]
+
+    @property
+    def by_alias_all(self) -> Mapping[str, tuple[ToolCall, ...]]:
+        return self.by_alias(True)
+
+    @property
+    def by_alias_main(self) -> Mapping[str, tuple[ToolCall, ...]]:
+        return self.by_alias(False)
+
+    def named(self, name: str, include_subagents: bool) -> tuple[ToolCall, ...]:
+        """The pool's calls answering to *name*, in order."""
+        return self._alias_index(include_subagents)[0].get(name, ())
+
+    def positions(self, include_subagents: bool) -> Mapping[str, list[int]]:
+        """Where each alias's calls are in the pool (its positions, ascending)."""
+        return self._alias_index(include_subagents)[1]
+
+    def of_kind(self, kind: str, include_subagents: bool) -> tuple[ToolCall, ...]:
+        """The pool's calls of this ``kind`` (``shell``, ``file_edit``...), in order."""
+        kinds = self._kinds.get(include_subagents)
+        if kinds is None:
+            by: dict[str, list[ToolCall]] = {}
+            for c in self.pool(include_subagents):
+                by.setdefault(c.kind, []).append(c)
+            kinds = self._kinds[include_subagents] = {k: tuple(v) for k, v in by.items()}
+        return kinds.get(kind, ())
+
+    def shell_calls(self, include_subagents: bool) -> tuple[ToolCall, ...]:
+        """The pool's shell calls that have a command text."""
+        got = self._shell_calls.get(include_subagents)
+        if got is None:
+            got = self._shell_calls[include_subagents] = tuple(
+                c for c in self.pool(include_subagents) if c.kind == "shell" and c.command is not None)
+        return got
+
+    # -- what checks compute about calls ---------------------------------------------------------
+
+    def args_key(self, c: ToolCall) -> object:
+        """``args_key(c.arguments)``, once per call (duplicates, retries with the same arguments)."""
+        key = self.args_keys.get(c.index)
+        if key is None:
+            key = args_key(c.arguments)
+            if self._own(c):
+                self.args_keys[c.index] = key
+        return key
+
+    def script(self, text: str) -> ShellScript:
+        """*text* parsed as a shell command line: once per distinct text (a parse depends on the
+        text alone, and the script is immutable, so every call with that text shares it)."""
+        got = self._scripts.get(text)
+        if got is None:
+            from ..shell import parse_shell
+
+            got = self._scripts[text] = parse_shell(text)
+        return got
+
+    def file_effects(self, text: str) -> ShellFileEffects:
+        """``shell.file_effects`` of *text*'s script: once per distinct text, like the script."""
+        got = self._effects.get(text)
+        if got is None:
+            from ..shell import file_effects
+
+            got = self._effects[text] = file_effects(self.script(text))
+        return got
+
+    def evidence(self, c: ToolCall) -> Evidence:
+        """``Evidence.from_call(c)``, made once per call and shared by every check that cites the
+        call without a note (evidence is immutable; its text is described on first render)."""
+        ev = self._evidence.get(c.index)
+        if ev is None or ev._call is not c:
+            ev = Evidence.from_call(c)
+            if self._own(c):
+                self._evidence[c.index] = ev
+        return ev
+
+    def _own(self, c: ToolCall) -> bool:
+        """*c* is this transcript's call (memos are keyed by ``index``)."""
+        i = c.index
+        return 0 <= i < len(self.all_calls) and self.all_calls[i] is c
+
+    def failure_hint(self, c: ToolCall, scan: Callable[[ToolCall], bool]) -> bool:
+        """``scan(c)``, computed once per call and kept as one byte (the failure-word scan of
+        ``failures_not_reported_as_success`` with its default words: whether the output's
+        first and last characters hold one of them)."""
+        if not self._own(c):
+            return scan(c)
+        hints = self._failure_hints
+        if hints is None:
+            hints = self._failure_hints = bytearray(len(self.all_calls))
+        i = c.index
+        v = hints[i]
+        if v == 0:
+            v = hints[i] = 2 if scan(c) else 1
+        return v == 2
