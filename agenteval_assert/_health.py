@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .checks._common import _plural
 from .model import Location, Message, Transcript
-from .results import CheckResult, Evidence, Status
+from .results import CheckResult, Evidence, Status, _plural  # not checks._common: start-up
 
 __all__ = ["HEALTH_CHECKS", "REPLY_THEN_ACTION_FORMATS", "health_checks"]
 

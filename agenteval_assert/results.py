@@ -93,6 +93,11 @@ def printable(text: str, *, one_line: bool = False) -> str:
     return (_CONTROL_OR_LINE if one_line else _CONTROL).sub(_escape, text)
 
 
+def _plural(n: int, word: str) -> str:
+    """``1 call``, ``2 calls`` (the checks' and the health checks' one helper)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def short_repr(value: Any, limit: int = MAX_VALUE) -> str:
     """``repr`` that never raises and is cut in the middle when long."""
     try:

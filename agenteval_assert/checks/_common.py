@@ -30,6 +30,7 @@ from ..matchers import (
 from ..matchers._regex import pattern_budget
 from ..model import Message, ToolCall, Transcript
 from ..results import CheckResult, Difference, Evidence, NearestMiss, Status, cut_middle, short_repr
+from ..results import _plural as _plural  # noqa: PLC0414 - re-exported: the checks take it from here
 from ._index import CallIndex, args_key
 
 
@@ -290,10 +291,6 @@ def _fail(
     return CheckResult.failing(
         name, expected, found, evidence, nearest_miss=nearest, notes=tuple(extra), check=check
     )
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _calls_word(spec: Call, n: int) -> str:
