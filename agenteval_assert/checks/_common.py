@@ -433,10 +433,15 @@ def _recoveries(
     waiting = {f.index for f in failed}
     next_ok: dict[tuple[str, object], ToolCall] = {}
     found: dict[int, ToolCall] = {}
+    known: dict[int, object] = memo if memo is not None else {}
     for d in reversed(pool):
         if d.name not in names:
             continue
-        key = (d.name, _args_key(d, memo) if same_args else None)
+        if same_args:
+            k = known.get(d.index)  # the index's memo, read inline: this loop sees every call
+            key = (d.name, k if k is not None else _args_key(d, memo))
+        else:
+            key = (d.name, None)
         if d.index in waiting and key in next_ok:
             found[d.index] = next_ok[key]
         if succeeded(d):

@@ -136,7 +136,12 @@ class CallIndex:
     def _alias_index(self, include_subagents: bool) -> tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]:
         got = self._aliases.get(include_subagents)
         if got is None:
-            got = self._aliases[include_subagents] = _aliases(self.pool(include_subagents))
+            other = self._aliases.get(not include_subagents)
+            if other is not None and len(self.main_calls) == len(self.all_calls):
+                got = other  # no subagent call: both pools are the same calls
+            else:
+                got = _aliases(self.pool(include_subagents))
+            self._aliases[include_subagents] = got
         return got
 
     def by_alias(self, include_subagents: bool) -> Mapping[str, tuple[ToolCall, ...]]:
@@ -162,6 +167,8 @@ class CallIndex:
     def of_kind(self, kind: str, include_subagents: bool) -> tuple[ToolCall, ...]:
         """The pool's calls of this ``kind`` (``shell``, ``file_edit``...), in order."""
         kinds = self._kinds.get(include_subagents)
+        if kinds is None and len(self.main_calls) == len(self.all_calls):
+            kinds = self._kinds.get(not include_subagents)  # no subagent call: the same pools
         if kinds is None:
             by: dict[str, list[ToolCall]] = {}
             for c in self.pool(include_subagents):
