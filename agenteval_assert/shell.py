@@ -101,6 +101,7 @@ def shell_commands(
         )
     else:
         calls = transcript
+    scripts = _scripts(transcript) if isinstance(transcript, Transcript) else {}
     out: list[ShellRun] = []
     for call in calls:
         if call.kind != "shell" or (not include_subagents and call.agent_id is not None):
@@ -108,5 +109,28 @@ def shell_commands(
         text = call.command
         if text is None:
             continue
-        out.append(ShellRun(call, text, parse_shell(text), call.exit_code, call.is_error))
+        script = scripts.get(text)
+        if script is None:
+            script = scripts[text] = parse_shell(text)
+        out.append(ShellRun(call, text, script, call.exit_code, call.is_error))
     return out
+
+
+def _new_memo(t: Transcript) -> dict[str, ShellScript]:
+    return {}
+
+
+def _scripts(t: Transcript) -> dict[str, ShellScript]:
+    """The parsed scripts of *t*'s command texts, by text: a parse depends on the text alone
+    and a script is immutable, so each distinct text is parsed once per transcript, whoever asks
+    (``shell_commands``, the checks, the Storybook workflow calls). Kept with the transcript."""
+    return t.derived("shell.scripts", _new_memo)
+
+
+def _script_for(t: Transcript, text: str) -> ShellScript:
+    """``parse_shell(text)``, once per distinct text of *t* (see ``_scripts``)."""
+    scripts = _scripts(t)
+    got = scripts.get(text)
+    if got is None:
+        got = scripts[text] = parse_shell(text)
+    return got

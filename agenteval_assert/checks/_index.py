@@ -122,7 +122,9 @@ class CallIndex:
         self._aliases: dict[bool, tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]] = {}
         self._shell_calls: dict[bool, tuple[ToolCall, ...]] = {}
         self._kinds: dict[bool, dict[str, tuple[ToolCall, ...]]] = {}
-        self._scripts: dict[str, ShellScript] = {}
+        from ..shell import _scripts
+
+        self._scripts: dict[str, ShellScript] = _scripts(t)  # shared with shell_commands, Storybook
         self._effects: dict[str, ShellFileEffects] = {}
         self._evidence: dict[int, Evidence] = {}
         self._failure_hints: bytearray | None = None

@@ -8,6 +8,7 @@ it on each ``WorkflowCall``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
@@ -132,6 +133,13 @@ def normalize_workflow_name(name: str, *, profile: Profile | None = None) -> str
     check_profile(profile)
     if not isinstance(name, str) or not name:
         return None
+    return _normalized(name, profile)
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalized(name: str, profile: Profile | None) -> str | None:
+    # a pure function of two strings, asked for every MCP call of a transcript: the few
+    # distinct tool names of a session are matched against the vocabulary once
     for tool in _vocabulary(profile):
         if _matches(name, tool):
             return LEGACY_TO_CURRENT.get(tool, tool)

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import attrs
 
 from ..model import Location, ToolCall, Transcript
-from ..shell import Command, ShellRun, ShellScript, Word, parse_shell, shell_commands
+from ..shell import Command, ShellRun, ShellScript, Word, _script_for, parse_shell, shell_commands
 from ._names import (
     SKILLS_GET,
     Profile,
@@ -632,7 +632,7 @@ def _compute_calls(transcript: Transcript, profile: Profile | None) -> list[Work
             text = call.command
             if text is None:
                 continue
-            hits = _calls_in_script(parse_shell(text), profile, files)
+            hits = _calls_in_script(_script_for(transcript, text), profile, files)  # parsed once per text
             result = _result_of(call)
             for hit in hits:
                 out.append(
