@@ -248,21 +248,9 @@ class TranscriptBuilder:
         known = self._calls.get(key)
         if known is not None and not (reuse_answered and known.result is not None):
             return False
-        c = _Call(
-            id=id,
-            name=name,
-            kind=kind,
-            arguments=arguments,
-            line=line,
-            raw_arguments=raw_arguments,
-            server=server,
-            tool=tool,
-            parent_id=parent_id,
-            agent_id=agent_id,
-            started_at=started_at,
-            status=status,
-            step=len(self._steps),
-        )
+        # positional, in _Call's field order: a 100 MB log makes tens of thousands of calls
+        c = _Call(id, name, kind, arguments, line, len(self._steps), raw_arguments, server, tool, parent_id,
+                  agent_id, started_at, None, status)
         self._calls[key] = c
         self._steps.append(c)
         return True
@@ -437,26 +425,13 @@ class TranscriptBuilder:
         #: (assistant text or call: what a run-level error must not be followed by)
         main_text_step = main_call_step = main_act_step = -1
         n_calls = 0
+        path = self.path
         for i, s in enumerate(self._steps):
             if isinstance(s, _Call):
-                tc = ToolCall(
-                    id=s.id,
-                    name=s.name,
-                    kind=s.kind,
-                    arguments=s.arguments,
-                    location=self.loc(s.line),
-                    index=n_calls,
-                    step=i,
-                    status=s.status,
-                    result=s.result,
-                    server=s.server,
-                    tool=s.tool,
-                    raw_arguments=s.raw_arguments,
-                    parent_id=s.parent_id,
-                    agent_id=s.agent_id,
-                    started_at=s.started_at,
-                    ended_at=s.ended_at,
-                )
+                # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
+                tc = ToolCall(s.id, s.name, s.kind, s.arguments, Location(path, s.line), n_calls, i, s.status,
+                              s.result, s.server, s.tool, s.raw_arguments, s.parent_id, s.agent_id,
+                              s.started_at, s.ended_at)
                 n_calls += 1
                 steps.append(tc)
                 if tc.agent_id is None:

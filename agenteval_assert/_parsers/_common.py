@@ -86,6 +86,10 @@ def content_text(content: Any) -> str:
     return ""
 
 
+#: The characters a JSON text can start with (after blanks), ``NaN`` and ``Infinity`` included.
+_JSON_STARTS = frozenset('{["-0123456789tfnNI')
+
+
 def decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
     """Arguments as a dict, and the raw text when they were a string that is not a JSON object.
 
@@ -97,6 +101,8 @@ def decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
     if value is None:
         return {}, None
     if isinstance(value, str):
+        if value.lstrip(" \t\n\r")[:1] not in _JSON_STARTS:
+            return {}, value  # json.loads would fail at its first character (redacted text): no exception
         try:
             decoded = json.loads(value)
         except ValueError:
@@ -187,6 +193,8 @@ def split_mcp_name(name: str, known_servers: Iterable[str] = ()) -> tuple[str | 
 
 def as_int(v: Any) -> int | None:
     """An int, or ``None`` for anything else (booleans included)."""
+    if type(v) is int:  # the common case first (a bool's type is bool)
+        return v
     if isinstance(v, bool):
         return None
     if isinstance(v, int):
