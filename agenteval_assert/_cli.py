@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from ._cli_exit import ExitCode, _worse, current_input
 from ._parsers import FORMATS, load_each
-from ._redact import redact
 from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
 
@@ -288,6 +287,8 @@ def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             _print_summary(whole, text)
         if members:
             member_lines(inp.path, members[0].format, members, text)
+        from ._redact import redact  # start-up: on use
+
         out.write(_printable(redact(text.getvalue())))  # and control characters escaped
     if not found and worst is ExitCode.OK:
         err.write(f"error: no transcript found in {' '.join(args.paths)}\n")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..exceptions import MultipleTranscriptsError, TranscriptError, UnknownFormatError, UsageError
 
 if TYPE_CHECKING:
+    from .._builder import TranscriptBuilder
     from .._reader import Record, Source
     from ..model import Transcript
     from ._common import FormatParser, Members
