@@ -153,6 +153,7 @@ class _ExecRun:
         self.subagent_said: dict[str, str] = {}
         #: the highest ``item_N`` number of the current process run (-1: none yet)
         self.max_item = -1
+        self.last_item: str | None = None  # the id item_sequence saw last
         self.rereader = _LineRereader(b.path)
         #: item records with a duplicate "id" key: (first line, first value, last value, count)
         self.duplicate_ids: tuple[int, str, str, int] | None = None
@@ -247,8 +248,9 @@ class _ExecRun:
         A run whose first id is not ``item_0`` is not flagged: hand-written and scrubbed streams
         often start further on."""
         iid = item.get("id")
-        if not isinstance(iid, str) or not iid.startswith("item_"):
-            return
+        if iid == self.last_item or not isinstance(iid, str) or not iid.startswith("item_"):
+            return  # the same item again (started, updated, completed): nothing new to compare
+        self.last_item = iid
         digits = iid[5:]
         if not digits.isdigit() or not digits.isascii() or len(digits) > 9:
             return
@@ -261,6 +263,7 @@ class _ExecRun:
 
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
         self.max_item = -1
+        self.last_item = None
         self.run += 1
         tid = _str(r.get("thread_id")) or _str(r.get("session_id"))
         if tid is not None:
