@@ -10,8 +10,8 @@ retries, outputs, shell, files, final response, links, raw-text searches of the 
 budgets, subagents, skills, duplicates). Times are CPU seconds (``time.process_time``), the best
 of ``--repeat`` runs, so that a busy shared machine does not inflate them.
 
-The scaling runs (a quarter, a half and all of the calls) show whether any check grows faster
-than the transcript: with linear checks the time per call stays flat.
+The scaling runs (an eighth, a quarter, a half and all of the calls) show whether any check grows
+faster than the transcript: with linear checks the time per call stays flat.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--calls", type=int, default=10_000, help="tool calls in the transcript (default 10000)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")
-    ap.add_argument("--no-scaling", action="store_true", help="skip the 1/4 and 1/2 size runs")
+    ap.add_argument("--no-scaling", action="store_true", help="skip the 1/8, 1/4 and 1/2 size runs")
     ap.add_argument("--json", type=Path, help="also write the numbers to this JSON file")
     ap.add_argument("--out", type=Path, default=DATA_DIR, help="where generated transcripts go")
     args = ap.parse_args(argv)
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     main_r = measure(path, args.repeat)
     scaling: list[dict[str, Any]] = []
     if not args.no_scaling:
-        for part in (args.calls // 4, args.calls // 2):
+        for part in (args.calls // 8, args.calls // 4, args.calls // 2):
             p, _ = transcript_file(part, args.out)
             scaling.append(measure(p, args.repeat))
         scaling.append(main_r)

@@ -16,6 +16,7 @@ from typing import Any, ParamSpec
 
 import attrs
 
+from .._parsers import gc_paused
 from .._unrecorded import outcome_unknown
 from ..exceptions import UsageError
 from ..matchers import (
@@ -54,7 +55,10 @@ def _guarded(name: str) -> Callable[[Callable[_P, CheckResult]], Callable[_P, Ch
         @functools.wraps(fn)
         def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> CheckResult:
             try:
-                with pattern_budget():  # all the check's user patterns together are time-bounded
+                # all the check's user patterns together are time-bounded; the cyclic collector
+                # is held off as during a parse: a check makes trees (indexes, evidence), and a
+                # collection it triggered would walk the whole transcript (0.1 s at 200 MB)
+                with pattern_budget(), gc_paused():
                     return fn(*args, **kwargs)
             except UsageError:
                 raise
