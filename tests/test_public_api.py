@@ -97,6 +97,20 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 
 
 def _modules_after(code: str) -> list[str]:
+    """The modules *code* imports in a fresh interpreter, beyond what the bare interpreter has.
+
+    What the interpreter loads before any code of ours runs (``site``, and whatever ``.pth``
+    files of the environment import: an editable install's finder, a certificate hook...) is
+    subtracted: it differs between environments and is not ours to keep out.
+    """
+    loaded = set(_loaded_by(code))
+    return sorted(loaded - _BARE.setdefault("modules", set(_loaded_by(""))))
+
+
+_BARE: dict[str, set[str]] = {}
+
+
+def _loaded_by(code: str) -> list[str]:
     probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     loaded: list[str] = json.loads(out.splitlines()[-1])
