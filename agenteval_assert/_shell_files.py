@@ -88,10 +88,21 @@ class UnknownWrite:
 
 @attrs.define(frozen=True, slots=True)
 class ShellFileEffects:
-    """The file effects of one command line."""
+    """The file effects of one command line.
+
+    Attributes:
+        effects: the files it reads, writes, edits or deletes.
+        unknown_writes: its commands that may write files it does not name.
+        cwd: the folder its shell is left in when the line exits 0 (a literal ``cd`` at its top
+            level moves it; ``""``: the folder it started in), relative to that start folder
+            unless absolute: what the next call of an agent whose shell persists starts in.
+        cwd_unknown: when *cwd* is a guess (``cd "$X"``, a ``cd`` under ``if``): why, in words.
+    """
 
     effects: tuple[FileEffect, ...] = ()
     unknown_writes: tuple[UnknownWrite, ...] = ()
+    cwd: str = ""
+    cwd_unknown: str | None = None
 
 
 # -- option parsing ---------------------------------------------------------------------------------
@@ -501,7 +512,7 @@ def _git(rest: Sequence[Word], stdin: str | None) -> _Found:
     if not folders or not effects:
         return effects, reasons
     # ``git -C DIR``: the paths are relative to DIR (each -C relative to the one before)
-    where = _Cwd()
+    where = Folder()
     for f in folders:
         where = where.cd(f.value, f"git -C {f.text}: a folder only known when it runs" if f.expands else None)
     out: list[_Effect] = []
@@ -1093,7 +1104,7 @@ _EVAL_DEPTH = 8
 
 
 @attrs.define(frozen=True, slots=True)
-class _Cwd:
+class Folder:
     """The working folder of a command, relative to the one its command line starts in.
 
     Attributes:
@@ -1111,18 +1122,18 @@ class _Cwd:
             return p
         return posixpath.normpath(self.path + "/" + p)
 
-    def cd(self, target: str, why: str | None = None) -> _Cwd:
+    def cd(self, target: str, why: str | None = None) -> Folder:
         absolute = target.startswith(("/", "~"))
         path = posixpath.normpath(target if absolute or not self.path else self.path + "/" + target)
         if len(path) > _CWD_MAX:
-            return _Cwd("$PWD", "a working folder too deep to follow")
-        return _Cwd("" if path == "." else path, why or (None if absolute else self.why))
+            return Folder("$PWD", "a working folder too deep to follow")
+        return Folder("" if path == "." else path, why or (None if absolute else self.why))
 
-    def guess(self, why: str) -> _Cwd:
-        return self if self.why else _Cwd(self.path, why)
+    def guess(self, why: str) -> Folder:
+        return self if self.why else Folder(self.path, why)
 
 
-def _chdir(c: Command, here: _Cwd, stack: list[_Cwd]) -> _Cwd | None:
+def _chdir(c: Command, here: Folder, stack: list[Folder]) -> Folder | None:
     """The working folder after *c* if it is a literal ``cd``/``pushd``/``popd``, else ``None``."""
     if not c.words or c.words[0].expands or c.words[0].value not in ("cd", "pushd", "popd"):
         return None
@@ -1133,23 +1144,23 @@ def _chdir(c: Command, here: _Cwd, stack: list[_Cwd]) -> _Cwd | None:
     unknown = f"after {shown!r}, a folder the command line does not show"
     if name == "popd":
         if ops or not stack:
-            return _Cwd("$PWD", unknown)
+            return Folder("$PWD", unknown)
         return stack.pop()
     if name == "pushd":
         if not ops:  # swaps the two top folders
             if not stack:
-                return _Cwd("$PWD", unknown)
+                return Folder("$PWD", unknown)
             top = stack.pop()
             stack.append(here)
             return top
         if ops[0].value[:1] in "+-" and ops[0].value[1:].isdigit():
-            return _Cwd("$PWD", unknown)  # a rotation of the stack
+            return Folder("$PWD", unknown)  # a rotation of the stack
         stack.append(here)
     if not ops:
         return here.cd("~")
     target = ops[0]
     if target.value == "-":
-        return _Cwd("$OLDPWD", unknown)
+        return Folder("$OLDPWD", unknown)
     if target.expands:
         return here.cd(target.value, f"after {shown!r}, a folder only known when it runs")
     return here.cd(target.value)
@@ -1172,7 +1183,7 @@ class _Step:
     ok: bool  # a zero exit status of the whole line means this command succeeded
     fail: bool  # a non-zero exit status means it did not
     piped: bool  # its standard input is the previous command's output
-    cwd: _Cwd = attrs.field(factory=_Cwd)  # the folder it runs in
+    cwd: Folder = attrs.field(factory=Folder)  # the folder it runs in
 
 
 class _Walker:
@@ -1183,8 +1194,10 @@ class _Walker:
     def __init__(self) -> None:
         self.steps: list[_Step] = []
 
-    def walk(self, script: ShellScript, ok_flow: bool, fail_flow: bool, cwd: _Cwd, depth: int = 0) -> _Cwd:
-        """Add the steps of *script*; return the working folder it leaves."""
+    def walk(self, script: ShellScript, ok_flow: bool, fail_flow: bool, cwd: Folder,
+             depth: int = 0) -> tuple[Folder, Folder]:
+        """Add the steps of *script*; return the working folder it leaves, and the one it leaves
+        when its exit status is 0 (a ``cd`` in the ``&&`` chain of its last command then ran)."""
         cmds = script.top_level
         gaps = _gaps(script)
         structured = _structured(script, gaps)
@@ -1195,10 +1208,10 @@ class _Walker:
         for j in range(n - 2, -1, -1):
             chained[j] = chained[j + 1] and cmds[j].separator in _CHAIN
         start = cwd
-        stack: list[_Cwd] = []
-        subshells: list[tuple[_Cwd, _Cwd | None]] = []
+        stack: list[Folder] = []
+        subshells: list[tuple[Folder, Folder | None]] = []
         opened: list[str] = []
-        chain: _Cwd | None = None  # the folder of a conditional cd, for the commands its && chain guards
+        chain: Folder | None = None  # the folder of a conditional cd, for the commands its && chain guards
         first = 0  # the first command of the current pipeline
         for i, c in enumerate(cmds):
             for tok in _structure_tokens(gaps[i][0], c):
@@ -1231,7 +1244,7 @@ class _Walker:
                     inner = _Walker()
                     inner.walk(e.script, False, False, here, depth + 1)
                     self.steps.extend(_Step(s.command, False, False, s.piped, s.cwd) for s in inner.steps)
-            after: _Cwd | None = None
+            after: Folder | None = None
             if c.nested is not None:
                 self.walk(c.nested, ok, fail, here, depth + 1)  # a new shell: its cd stays inside
                 if c.redirects:
@@ -1239,7 +1252,7 @@ class _Walker:
                                             ok, fail, piped, here))
             elif _literal_eval(c) and depth < _EVAL_DEPTH:
                 text = " ".join(w.value for w in c.words[1:])
-                left = self.walk(parse_shell(text), ok, fail, here, depth + 1)  # the same shell: cd persists
+                left, _ = self.walk(parse_shell(text), ok, fail, here, depth + 1)  # the same shell: cd persists
                 after = left if left != here else None
                 if c.redirects:
                     self.steps.append(_Step(Command((), (), c.redirects, c.text, c.start, c.end, c.separator),
@@ -1257,11 +1270,19 @@ class _Walker:
                 chain = after.guess("after a cd that may not have run")
             else:  # after &&: sure for the commands its && chain guards, a guess for the others
                 chain = after
+        for line in _gap_lines(gaps[-1][0]) if n else ():  # a ``)`` after the last command
+            for tok in _STRUCTURE_TOKEN.findall(line):
+                if tok == ")" and subshells and not (opened and opened[-1] == "case"):
+                    cwd, chain = subshells.pop()
+                elif tok in _CONTROL_CLOSE and opened:
+                    opened.pop()
+        ok_end = cwd
         if chain is not None:
+            ok_end = chain if end_ok else chain.guess("after a cd that may not have run")
             cwd = chain.guess("after a cd that may not have run")
         for pseudo in _gap_redirects(gaps):
             self.steps.append(_Step(pseudo, False, False, False, start))
-        return cwd
+        return cwd, ok_end
 
 
 def _chained_before(cmds: Sequence[Command], i: int) -> bool:
@@ -1275,22 +1296,30 @@ def _literal_eval(c: Command) -> bool:
             and not any(w.expands for w in c.words[1:]))
 
 
-def file_effects(script: ShellScript | str) -> ShellFileEffects:
+def file_effects(script: ShellScript | str, *, cwd: str = "") -> ShellFileEffects:
     """The files a command line reads, writes, edits or deletes, and its commands that may write
     files it does not name (see the module docstring).
 
-    A relative path is resolved against the folder a literal ``cd``/``pushd``/``popd`` or
+    A relative path is resolved against *cwd* (the folder the line starts in, ``""`` for the one
+    relative paths already mean) and the folder a literal ``cd``/``pushd``/``popd`` or
     ``git -C`` of the line moved to (``cd src && rm app.ts`` deletes ``src/app.ts``); where that
     folder cannot be told (``cd "$X"``, ``cd -``, a ``cd`` under ``if``), the path keeps what is
     known (``$X/app.ts``) and a change to it is also an unknown write. Unquoted brace lists and
-    sequences are expanded (``src/{a,b}.ts``).
+    sequences are expanded (``src/{a,b}.ts``). ``ShellFileEffects.cwd`` is the folder the line
+    leaves its shell in.
     """
+    return line_effects(script, Folder().cd(cwd) if cwd else Folder())
+
+
+def line_effects(script: ShellScript | str, start: Folder) -> ShellFileEffects:
+    """``file_effects`` from the working folder *start*, which may be a guess (private: the file
+    checks carry an agent's folder from one shell call to the next)."""
     if isinstance(script, str):
         script = parse_shell(script)
     effects: list[FileEffect] = []
     unknown: list[UnknownWrite] = []
     walker = _Walker()
-    walker.walk(script, True, True, _Cwd())
+    _, end = walker.walk(script, True, True, start)
     for step in walker.steps:
         c = step.command
 
@@ -1328,14 +1357,14 @@ def file_effects(script: ShellScript | str) -> ShellFileEffects:
                 continue
             add(op, w.value, _is_glob(w), rec)
         unknown.extend(UnknownWrite(c, r) for r in reasons)
-    return ShellFileEffects(tuple(effects), tuple(unknown))
+    return ShellFileEffects(tuple(effects), tuple(unknown), end.path, end.why)
 
 
 def _add(effects: list[FileEffect], unknown: list[UnknownWrite], step: _Step, op: Op, path: str, pattern: bool,
          rec: bool) -> None:
     """One effect of *step*, its relative path resolved against the step's working folder."""
     c, cwd = step.command, step.cwd
-    if cwd.path and not path.startswith(("/", "~")):
+    if (cwd.path or cwd.why) and not path.startswith(("/", "~")):
         if cwd.why is not None and op != "read":
             unknown.append(UnknownWrite(c, f"{c.name or 'the command'} changes {path} in a folder the command "
                                            f"line does not fix ({cwd.why})"))

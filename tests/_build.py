@@ -15,8 +15,10 @@ class T:
     Every step takes one line; a call's result takes the next line unless ``answered=False``.
     """
 
-    def __init__(self, path: str = "run.jsonl", fmt: str = "claude-session") -> None:
-        self.b = TranscriptBuilder(path, fmt, "claude-code")
+    def __init__(self, path: str = "run.jsonl", fmt: str = "claude-session", agent: str = "claude-code",
+                 **metadata: Any) -> None:
+        self.b = TranscriptBuilder(path, fmt, agent)
+        self.b.metadata.update(metadata)
         self.line = 0
         self.n = 0
         self.truncated = False

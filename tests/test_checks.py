@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -1050,6 +1051,163 @@ def test_a_change_in_a_folder_the_line_does_not_fix_makes_absence_inconclusive(t
     r = c.check_file_not_changed(t, "lib/app.ts")
     assert r.status is I, r.render()
     assert "in a folder the command line does not fix" in r.evidence[0].text
+
+
+def _shell_session(*commands: str | tuple[str, dict[str, Any]], agent: str = "claude-code", **metadata: Any
+                   ) -> Transcript:
+    """One shell call per command (``Bash`` for Claude Code, ``shell`` otherwise); a tuple gives
+    the call's keyword arguments for ``T.call`` too."""
+    t = T(agent=agent, **metadata).user("go")
+    for item in commands:
+        command, kw = item if isinstance(item, tuple) else (item, {})
+        kw = dict(kw)
+        args = {"command": command, **kw.pop("args", {})}
+        t.call("Bash" if agent == "claude-code" else "shell", kind="shell", args=args, **kw)
+    return t.say("done").done()
+
+
+def _paths(t: Transcript) -> list[str]:
+    return [e.path for e in c.file_events(t) if e.op != "read"]
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "swe-agent", "openhands"])
+def test_a_cd_alone_in_one_call_moves_the_next_calls_of_an_agent_whose_shell_persists(agent: str) -> None:
+    t = _shell_session("cd src", "rm app.ts", "cd ../lib && touch a.ts", "echo x > b.ts", agent=agent)
+    assert _paths(t) == ["src/app.ts", "lib/a.ts", "lib/b.ts"]
+    r = c.check_file_not_changed(t, "src/app.ts")
+    assert r.status is F, r.render()
+    assert c.check_file_not_changed(t, "lib/app.ts").status is P
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini-cli", "mini-swe-agent", "opencode", "amp", "cursor-cli"])
+def test_an_agent_that_runs_each_call_in_a_fresh_shell_is_not_followed_across_calls(agent: str) -> None:
+    t = _shell_session("cd src", "rm app.ts", agent=agent)
+    assert _paths(t) == ["app.ts"]
+    assert c.check_file_not_changed(t, "src/app.ts").status is P
+
+
+@pytest.mark.parametrize(("args", "path"), [
+    ({"workdir": "/repo/src"}, "/repo/src/app.ts"),  # Codex shell / exec_command
+    ({"workdir": "/repo"}, "app.ts"),  # the session's own folder
+    ({"working_directory": "src"}, "src/app.ts"),  # Codex local_shell_call
+    ({"directory": "src"}, "src/app.ts"),  # Gemini run_shell_command, relative to the project
+    ({"workingDirectory": "/elsewhere/src/"}, "/elsewhere/src/app.ts"),  # Cursor
+])
+def test_a_fresh_shell_runs_in_the_folder_its_call_names(args: dict[str, str], path: str) -> None:
+    t = _shell_session(("rm app.ts", {"args": args}), "rm other.ts", agent="codex", cwd="/repo")
+    assert _paths(t) == [path, "other.ts"]
+
+
+def test_a_fresh_shell_folder_applies_to_a_patch_through_the_shell() -> None:
+    patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: app.ts\n@@\n-a\n+b\n*** End Patch\nEOF"
+    t = _shell_session((patch, {"args": {"workdir": "/repo/src"}}), agent="codex", cwd="/repo")
+    assert _paths(t) == ["/repo/src/app.ts"]
+    assert c.check_file_not_changed(t, "src/app.ts").status is F
+
+
+@pytest.mark.parametrize(("version", "paths", "status"), [
+    # Claude Code 2 moves its shell only after a command line that exits 0 (``cmd && pwd -P``)
+    ({"version": "2.0.27"}, ["app.ts"], P),
+    ({"claude_code_version": "2.1.220"}, ["app.ts"], P),
+    # before, or when the log does not say: the cd may have run
+    ({"version": "1.0.98"}, ["app.ts"], I),
+    ({}, ["app.ts"], I),
+])
+def test_a_failed_command_line_leaves_the_folder_a_guess_unless_claude_code_2_kept_it(
+    version: dict[str, str], paths: list[str], status: Status
+) -> None:
+    t = _shell_session(("cd src && tsc --noEmit", {"error": True, "output": "1 error"}), "rm app.ts", **version)
+    assert _paths(t) == paths
+    r = c.check_file_not_changed(t, "src/app.ts")
+    assert r.status is status, r.render()
+    if status is I:
+        assert "call #0 failed: its cd may not have run" in r.evidence[0].text
+
+
+@pytest.mark.parametrize(("first", "why"), [
+    ('cd "$PKG"', "after 'cd \"$PKG\"', a folder only known when it runs, in call #0"),
+    ("cd -", "after 'cd -', a folder the command line does not show, in call #0"),
+    ("test -d src && cd src; true", "after a cd that may not have run, in call #0"),
+])
+def test_a_folder_an_earlier_call_left_unknown_makes_later_absence_inconclusive(first: str, why: str) -> None:
+    t = _shell_session(first, "rm app.ts", "cat notes.md")
+    r = c.check_file_not_changed(t, "lib/app.ts")
+    assert r.status is I, r.render()
+    assert r.evidence[0].text.endswith(f"changes app.ts in a folder the command line does not fix ({why})")
+    assert c.check_file_not_changed(t, "lib/app.ts", ignore_unknown_writes=True).status is P
+    # an absolute cd fixes the folder again
+    t = _shell_session(first, "cd /repo", "rm app.ts")
+    assert _paths(t) == ["/repo/app.ts"]
+    assert c.check_file_not_changed(t, "lib/app.ts").status is P
+
+
+def test_the_folder_of_an_agent_whose_shell_is_not_known_to_persist_or_not_is_a_guess_after_a_cd() -> None:
+    t = _shell_session("cd src", "rm app.ts", agent="openai-api")
+    r = c.check_file_not_changed(t, "lib/app.ts", assume_complete=True)
+    assert r.status is I, r.render()
+    assert "call #0 moved its shell, and openai-api's shell may keep its folder" in r.evidence[0].text
+    assert c.check_file_not_changed(_shell_session("ls", "rm app.ts", agent="openai-api"), "lib/app.ts",
+                                    assume_complete=True).status is P
+
+
+def test_subagents_background_commands_and_declined_calls_do_not_move_the_main_shell() -> None:
+    t = (T().user("go")
+         .call("Bash", command="cd src")
+         .call("Bash", command="cd /elsewhere", agent="sub-1")  # a subagent has its own shell
+         .call("Bash", command="rm a.ts", agent="sub-1")
+         .call("Bash", command="cd lib && npm run dev", run_in_background=True)  # a shell of its own
+         .call("Bash", command="cd /nowhere", status="declined", output="The user declined")
+         .call("Bash", command="rm b.ts")
+         .say("done").done())
+    assert _paths(t) == ["/elsewhere/a.ts", "src/b.ts"]
+
+
+def test_claude_code_moving_its_shell_back_into_the_project_is_followed() -> None:
+    t = _shell_session(("cd /tmp", {"output": "Shell cwd was reset to /repo"}), "rm app.ts")
+    assert _paths(t) == ["/repo/app.ts"]
+
+
+def test_a_real_codex_rollout_shell_call_runs_in_its_workdir(corpus: Path) -> None:
+    """Codex's ``shell`` tool runs each command in the ``workdir`` the call names: ``cat
+    package.json`` there reads the package of ``apps/spectora-labs``, not the repository's."""
+    import agenteval_assert as aa
+
+    t = aa.load(corpus / "codex-rollout" / "agentcmd-rollout-0.40-0199812e.jsonl")
+    root = t.metadata["cwd"]
+    [call] = [x for x in t.tool_calls if x.command == "zsh -lc 'cat package.json'"]
+    assert call.arguments["workdir"] == root + "/apps/spectora-labs"
+    r = c.check_file_read(t, "apps/spectora-labs/package.json")
+    assert r.status is P, r.render()
+    assert [e.path for e in c.file_events(t) if e.call is call] == [root + "/apps/spectora-labs/package.json"]
+    # a call in the session's own folder keeps its relative paths
+    assert "packages/utils/src/fetcher.ts" in [e.path for e in c.file_events(t)]
+
+
+def test_the_folder_carried_across_a_real_claude_code_session_is_the_one_it_recorded(corpus: Path) -> None:
+    """Claude Code writes its shell's folder in every record of a session log (``cwd``): in this
+    one a failed ``cd apps/app && pnpm test`` leaves it where it was, the same line that succeeds
+    moves it; the folder carried from call to call is the one recorded."""
+    import agenteval_assert as aa
+    from agenteval_assert.checks._files import _Folders
+    from agenteval_assert.shell import file_effects
+
+    path = corpus / "claude-session-log" / "agentcmd-2.0.27-edit-heavy.jsonl"
+    recorded = [json.loads(line).get("cwd") for line in path.read_text(encoding="utf-8").splitlines()]
+    root = recorded[0] or recorded[1]
+
+    def rel(folder: str) -> str:
+        return "" if folder == root else folder.removeprefix(root + "/")
+
+    t = aa.load(path)
+    bash = [call for call in t.tool_calls if call.name == "Bash"]
+    assert [(call.command, call.is_error) for call in bash] == [
+        ("cd apps/app && pnpm test NavUser.test.tsx", True), ("cd apps/app && pnpm test NavUser.test.tsx", False)]
+    folders = _Folders(t)
+    for call in bash:
+        start = folders.start(call)
+        assert (start.path, start.why) == (rel(recorded[call.location.line - 1]), None)
+        folders.after(call, start, file_effects(call.command or "", cwd=start.path))
+    assert folders.by_agent[None].path == rel(recorded[-1]) == "apps/app"
 
 
 @pytest.mark.parametrize(("command", "status"), [

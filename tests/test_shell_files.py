@@ -259,6 +259,34 @@ def test_a_path_in_a_folder_the_line_does_not_fix_is_also_an_unknown_write(text:
     assert reason.endswith(f"changes app.ts in a folder the command line does not fix ({why})")
 
 
+@pytest.mark.parametrize(("text", "cwd", "why"), [
+    ("ls", "", None),
+    ("cd src", "src", None),
+    ("cd src && npm test", "src", None),  # a zero exit status: the cd ran
+    ("cd src; npm test", "src", None),
+    ("cd /repo/src && cd ../lib", "/repo/lib", None),
+    ("(cd src && rm a)", "", None),  # a subshell
+    ("bash -lc 'cd src'", "", None),  # a shell of its own
+    ("cd src &", "", None),  # in the background
+    ("x && cd src; rm b", "src", "after a cd that may not have run"),
+    ("cd a && (cd b)", "a", None),
+    ("a || cd src", "src", "after a cd that may not have run"),
+    ('cd "$X"', "$X", "after 'cd \"$X\"', a folder only known when it runs"),
+    ("if x; then cd src; fi", "src", "after a cd under if, for, while or case"),
+])
+def test_the_folder_a_line_leaves_its_shell_in(text: str, cwd: str, why: str | None) -> None:
+    fe = file_effects(text)
+    assert (fe.cwd, fe.cwd_unknown) == (cwd, why)
+
+
+def test_a_line_can_start_in_another_folder() -> None:
+    fe = file_effects("rm a.ts && cd ../lib && rm b.ts /tmp/c ~/d", cwd="app/src")
+    assert [e.path for e in fe.effects] == ["app/src/a.ts", "app/lib/b.ts", "/tmp/c", "~/d"]
+    assert fe.cwd == "app/lib"
+    assert [e.path for e in file_effects("cat a", cwd="/repo").effects] == ["/repo/a"]
+    assert file_effects("cd ..", cwd="src").cwd == ""
+
+
 def test_a_brace_expansion_that_would_explode_is_left_as_written() -> None:
     word = "x" + "{a,b,c,d}" * 6  # 4**6 words
     assert effects(f"rm {word}") == [("delete", word)]

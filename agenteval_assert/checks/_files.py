@@ -6,7 +6,7 @@ import difflib
 import fnmatch
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 import regex
@@ -16,7 +16,9 @@ from ..matchers import Matcher
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
 from ._common import _echo, _fail, _guarded, _index, _negative, _pass, _plural, _Shown
-from ._index import CallIndex
+
+if TYPE_CHECKING:
+    from .._shell_files import Folder, ShellFileEffects
 
 __all__ = [
     "FileEvent",
@@ -154,13 +156,103 @@ def _tool_events(c: ToolCall) -> list[FileEvent]:
 
 _Unknown = tuple[ToolCall, str, str, tuple[tuple[str, ...], ...]]
 
+#: Where an agent's shell tool runs each command: ``persists`` (one shell for every call of an
+#: agent, so a ``cd`` alone in one call moves the next: Claude Code's ``Bash``, SWE-agent's
+#: session, OpenHands' ``execute_bash``, inspect's ``bash_session``), ``fresh`` (a new shell per
+#: call, in the folder the call names: Codex, Gemini CLI, mini-swe-agent, OpenCode, Amp, Cursor,
+#: inspect's ``bash``); any other agent's is not known, and a call that leaves its shell in
+#: another folder makes the next calls' folder a guess.
+_PERSISTS = {"claude-code": frozenset({"Bash"}), "inspect-ai": frozenset({"bash_session"})}
+_PERSISTS_ALL = frozenset({"swe-agent", "openhands"})
+_FRESH = frozenset({"codex", "gemini-cli", "mini-swe-agent", "opencode", "amp", "cursor-cli", "inspect-ai"})
+#: The argument that names the folder a call of a fresh shell runs in (Codex ``workdir``,
+#: ``working_directory``, legacy ``cwd``; Cursor ``workingDirectory``; Gemini ``directory`` /
+#: ``dir_path``; Amp ``cwd``; OpenCode ``workdir``).
+_FOLDER_KEYS = ("workdir", "working_directory", "workingDirectory", "cwd", "dir_path", "directory")
+#: What Claude Code adds to a result when it moved its shell back into the project.
+_CLAUDE_RESET = regex.compile(r"Shell cwd was reset to (/[^\n]*?)\s*$", regex.M)
 
-def _shell_events(c: ToolCall, text: str, ix: CallIndex) -> tuple[list[FileEvent], list[_Unknown]]:
+
+class _Folders:
+    """The working folder each shell call starts in, relative to the session's: the folder its
+    call names (a fresh shell), or the one the agent's earlier calls left its shell in (a shell
+    that persists; each subagent has its own)."""
+
+    def __init__(self, t: Transcript) -> None:
+        from .._shell_files import Folder
+
+        self.home = Folder()  # the session's folder, the one relative paths already mean
+        root = t.metadata.get("cwd")
+        self.root = root.rstrip("/") if isinstance(root, str) and root.startswith("/") else None
+        self.agent = t.agent
+        self.by_agent: dict[str | None, Folder] = {}
+        # Claude Code 2 runs each command as ``cmd && pwd -P >| FILE`` and moves its shell to
+        # the folder written there: a command line that fails leaves the folder as it was.
+        self.moves_on_success_only = t.agent == "claude-code" and _major(t.metadata) >= 2
+
+    def mode(self, c: ToolCall) -> Literal["persists", "fresh", "unknown"]:
+        if self.agent in _PERSISTS_ALL or c.name in _PERSISTS.get(self.agent, ()):
+            return "fresh" if c.arguments.get("run_in_background") is True else "persists"
+        return "fresh" if self.agent in _FRESH or self.agent == "claude-code" else "unknown"
+
+    def start(self, c: ToolCall) -> Folder:
+        if self.mode(c) != "fresh":
+            return self.by_agent.get(c.agent_id, self.home)
+        for key in _FOLDER_KEYS:
+            folder = c.arguments.get(key)
+            if isinstance(folder, str) and folder:
+                folder = folder.rstrip("/") or "/"
+                if folder == self.root or folder == ".":
+                    return self.home
+                return self.home.cd(folder)
+        return self.home
+
+    def after(self, c: ToolCall, start: Folder, found: ShellFileEffects) -> None:
+        """Carry the folder *c* left its shell in to the next call of its agent."""
+        mode = self.mode(c)
+        if mode == "fresh" or c.status == "declined":
+            return
+        reset = _CLAUDE_RESET.search(c.result.text) if self.agent == "claude-code" and c.result else None
+        if reset:
+            folder = reset.group(1).rstrip("/")
+            self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
+            return
+        end = attrs.evolve(self.home, path="" if found.cwd == self.root else found.cwd, why=found.cwd_unknown)
+        if end == start:
+            return
+        if end.why is not None and end.why != start.why:
+            end = attrs.evolve(end, why=f"{end.why}, in call #{c.index}")
+        outcome = _tool_outcome(c)
+        if mode == "unknown":
+            end = start.guess(f"call #{c.index} moved its shell, and {self.agent}'s shell may keep its folder")
+        elif outcome is False:
+            end = start if self.moves_on_success_only else start.guess(
+                f"call #{c.index} failed: its cd may not have run")
+        elif outcome is None:
+            end = end.guess(f"call #{c.index} has no recorded outcome: its cd may not have run")
+        self.by_agent[c.agent_id] = end
+
+
+def _major(metadata: Mapping[str, object]) -> int:
+    """The major version of Claude Code that wrote the log (0 when it does not say)."""
+    for key in ("claude_code_version", "version"):
+        v = metadata.get(key)
+        if isinstance(v, str) and v.split(".", 1)[0].isdigit():
+            return int(v.split(".", 1)[0])
+    return 0
+
+
+def _shell_events(c: ToolCall, text: str, found: ShellFileEffects | None, start: Folder, home: Folder
+                  ) -> tuple[list[FileEvent], list[_Unknown]]:
     from .._shell_files import command_forms
 
-    if "*** Begin Patch" in text:  # Codex's apply_patch through the shell
-        return list(_patch_events(text, c, _tool_outcome(c), "shell")), []
-    found = ix.file_effects(text)  # never raises: a best effort on malformed input; once per text
+    if found is None:  # Codex's apply_patch through the shell
+        events = list(_patch_events(text, c, _tool_outcome(c), "shell"))
+        if start == home:
+            return events, []
+        return [attrs.evolve(e, path=start.join(e.path)) for e in events], [
+            (c, text, f"{e.op} {e.path} in a folder the command does not fix ({start.why})", ())
+            for e in events if start.why is not None and not e.path.startswith(("/", "~"))]
     events = [
         FileEvent(e.op, e.path, c, _shell_outcome(c, e.ok_means_done, e.failure_means_not_done), "shell",
                   e.command.text, e.pattern, e.recursive)
@@ -172,14 +264,29 @@ def _shell_events(c: ToolCall, text: str, ix: CallIndex) -> tuple[list[FileEvent
 
 
 def _build_file_index(t: Transcript) -> _FileIndex:
+    from .._shell_files import line_effects
+
     events: list[FileEvent] = []
     unknown: list[_Unknown] = []
     ix = _index(t)
+    folders = _Folders(t)
+    elsewhere: dict[tuple[str, Folder], ShellFileEffects] = {}  # effects of a text from another folder
     for c in t.all_tool_calls:
         if c.kind in ("file_read", "file_write", "file_edit"):
             events.extend(_tool_events(c))
         elif c.kind == "shell" and c.command:
-            ev, un = _shell_events(c, c.command, ix)
+            text = c.command
+            start = folders.start(c)
+            found: ShellFileEffects | None = None
+            if "*** Begin Patch" not in text:
+                if start == folders.home:
+                    found = ix.file_effects(text)  # never raises: a best effort; once per text
+                else:
+                    found = elsewhere.get((text, start))
+                    if found is None:
+                        found = elsewhere[text, start] = line_effects(ix.script(text), start)
+                folders.after(c, start, found)
+            ev, un = _shell_events(c, text, found, start, folders.home)
             events.extend(ev)
             unknown.extend(un)
     return _FileIndex(tuple(events), tuple(unknown))
@@ -200,7 +307,9 @@ def file_events(t: Transcript, *, include_subagents: bool = True) -> list[FileEv
     patch headers (in arguments, or a shell here-doc), and shell commands read through the shell
     model (``agenteval_assert.shell.file_effects``): reads (``cat``, ``sed -n``, ``head``...) and
     writes (``sed -i``, ``> f``, ``tee``, ``cp``/``mv``, ``rm``, ``git checkout -- f``, patches),
-    marked ``via="shell"``. Computed once per transcript.
+    marked ``via="shell"``, relative paths resolved against the folder the call runs in (the one
+    it names, or the one the agent's earlier calls left a shell that persists in: see
+    ``docs/shell.md``). Computed once per transcript.
     """
     events = _file_index(t).events
     if include_subagents:
