@@ -446,6 +446,20 @@ def test_tool_output_cannot_forge_annotations_or_drive_the_terminal(tmp_path: Pa
     assert "\n               ::error file=src/app.py" in text  # plain text keeps the output as it was
 
 
+def test_markdown_shows_control_characters_from_tool_output_as_escapes(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PR comment or a job summary must not carry an ANSI escape, a bell or a ``\\r`` a tool
+    printed (the text and GitHub outputs escape them too)."""
+    monkeypatch.chdir(tmp_path)
+    _hostile_run(tmp_path / "run\x1b[2J.jsonl")
+    code, out, _ = run("check", ".", "--output-format", "markdown", "-v")
+    assert code == ExitCode.FAILED
+    assert not {"\x1b", "\r", "\x07", "\x00"} & set(out)
+    assert "\\x1b[31mred\\x1b[0m\\x0dover\\x07" in out  # in the fenced report
+    assert "run\\\\x1b\\[2J.jsonl" in out  # in a table cell: the backslash escaped for Markdown
+    golden("hostile.md", out)
+
+
 def test_a_file_name_with_a_newline_keeps_the_report_one_line_per_item(tmp_path: Path) -> None:
     odd = tmp_path / "new\nline.jsonl"
     _hostile_run(odd)

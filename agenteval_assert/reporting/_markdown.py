@@ -1,6 +1,7 @@
 """A Markdown report for a pull-request comment or ``$GITHUB_STEP_SUMMARY``: the pass rate line,
 one table row per transcript, and each failed, errored or inconclusive check folded in a
-``<details>`` block with its rendered report.
+``<details>`` block with its rendered report. Control characters (an ANSI colour a tool printed)
+are shown as escapes (``results.printable``), as in the text and GitHub outputs.
 
 Bounded, since those places are (a job summary holds 1 MiB): past ``MAX_ROWS`` transcripts the
 table keeps the ones that did not pass, and at most ``MAX_DETAILS`` reports are folded in; the
@@ -15,7 +16,7 @@ import shutil
 import tempfile
 from typing import TextIO
 
-from ..results import CheckResult, Status
+from ..results import CheckResult, Status, printable
 from ._model import RunTotals, TranscriptResult
 
 __all__ = ["MAX_DETAILS", "MAX_ROWS", "MarkdownWriter", "cell"]
@@ -27,14 +28,15 @@ MAX_DETAILS = 50
 
 
 def cell(text: str) -> str:
-    """*text* safe inside a table cell: one line, pipes escaped, Markdown and HTML inert."""
-    text = " ".join(text.split())
+    """*text* safe inside a table cell: one line, control characters escaped, pipes escaped,
+    Markdown and HTML inert."""
+    text = printable(" ".join(text.split()), one_line=True)
     text = re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
     return text
 
 
 def _html(text: str) -> str:
-    return html.escape(" ".join(text.split()))
+    return html.escape(printable(" ".join(text.split()), one_line=True))
 
 
 def _fence(body: str) -> str:
@@ -77,7 +79,7 @@ class MarkdownWriter:
             self._reports += 1
             if self._reports > MAX_DETAILS:
                 continue
-            body = c.render(verbose=self._verbose)
+            body = printable(c.render(verbose=self._verbose))
             fence = _fence(body)
             self._details.write(
                 f"<details><summary>{c.status} {_html(c.name)} in {_html(r.name)}: {_html(c.summary)}</summary>\n\n"
@@ -87,7 +89,7 @@ class MarkdownWriter:
     def close(self) -> None:
         t = self.totals
         out = self._out
-        out.write(f"## {self._title}\n\n{t.summary_line()}\n\n")
+        out.write(f"## {printable(self._title, one_line=True)}\n\n{t.summary_line()}\n\n")
         if t.skipped_files:
             out.write(f"{t.skipped_files} file(s) skipped: no format reads them.\n\n")
         rows = t.transcripts
