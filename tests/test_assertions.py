@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import os
 import re
-import subprocess
 import sys
 import textwrap
 import unittest
@@ -20,6 +19,7 @@ from agenteval_assert.matchers import Contains, Satisfies
 from agenteval_assert.model import Transcript
 from agenteval_assert.results import CheckError, InconclusiveError, Status, TranscriptAssertionError
 
+from . import _proc
 from ._build import T
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,9 +131,9 @@ def test_pytest_hides_the_wrapper_frames(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.run(
+    proc = _proc.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path / "test_x.py")],
-        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False,
+        cwd=tmp_path, env=env,
     )
     out = proc.stdout
     assert proc.returncode == 1, out

@@ -7,9 +7,11 @@ import concurrent.futures as cf
 import importlib.util
 import os
 import shutil
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,7 @@ from agenteval_assert.exceptions import UsageError
 from agenteval_assert.reporting import TranscriptStatus
 from agenteval_assert.results import CheckResult, Status
 
+from . import _proc
 from .conftest import ROOT, SAMPLES
 
 HEALTHY = SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl"
@@ -157,7 +160,8 @@ def _sample_inputs() -> list[Input]:
 def test_the_pool_gives_the_in_process_results_in_input_order_when_ordered() -> None:
     inputs = _sample_inputs()
     local = list(check_many(inputs, None, jobs=1))
-    pooled = list(check_many(inputs, None, jobs=2, ordered=True, chunksize=3))
+    pooled = _proc.within("check_many on a pool of 2", lambda: list(
+        check_many(inputs, None, jobs=2, ordered=True, chunksize=3)))
     assert pooled == local
     # every input gives a result; a file of several runs gives one per member, named path#member
     assert [r.path for r in local if r.member is None or r.name == f"{r.path}#{r.member}"] == [r.path for r in local]
@@ -165,7 +169,8 @@ def test_the_pool_gives_the_in_process_results_in_input_order_when_ordered() -> 
     members = [r for r in local if r.member is not None]
     assert members and all(r.name == f"{r.path}#{r.member}" for r in members)
     # unordered: the same results, possibly in another order
-    assert sorted(check_many(inputs, None, jobs=2), key=lambda r: r.name) == sorted(local, key=lambda r: r.name)
+    unordered = _proc.within("check_many on a pool of 2", lambda: list(check_many(inputs, None, jobs=2)))
+    assert sorted(unordered, key=lambda r: r.name) == sorted(local, key=lambda r: r.name)
 
 
 class CountingExecutor(cf.ThreadPoolExecutor):
@@ -207,33 +212,99 @@ requires_dask = pytest.mark.skipif(
 )
 
 
+#: Seconds a local Dask cluster may take to start (two fresh worker interpreters that import
+#: dask, connecting to the scheduler), and the work on it to finish: generous, since the machine
+#: may be shared and loaded (the defaults, 30 s to connect, were not enough there).
+DASK_TIMEOUT = 240
+
+
+def _dask_timeouts() -> Any:
+    import dask
+
+    return dask.config.set({"distributed.comm.timeouts.connect": f"{DASK_TIMEOUT}s",
+                            "distributed.comm.timeouts.tcp": f"{DASK_TIMEOUT}s"})
+
+
 @pytest.fixture(scope="module")
-def dask_cluster() -> Iterator[object]:
-    """A real local Dask cluster: two worker processes, no dashboard (started once: seconds)."""
+def dask_cluster() -> Iterator[Any]:
+    """A real local Dask cluster: two worker processes, no dashboard (started once: seconds).
+
+    A cluster that cannot start within ``DASK_TIMEOUT`` seconds (a machine too loaded to spawn
+    its workers, no local sockets) skips the Dask tests, saying why; anything else fails them."""
     from distributed import LocalCluster
 
-    with warnings.catch_warnings():
-        # Without a dashboard the scheduler still serves its health routes, on port 8787 when it
-        # is free: another cluster on the machine (a parallel test run) makes it warn and take
-        # another port, which is fine here.
-        warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    started = time.monotonic()
+    try:
+        with warnings.catch_warnings(), _dask_timeouts():
+            # Without a dashboard the scheduler still serves its health routes, on port 8787 when it
+            # is free: another cluster on the machine (a parallel test run) makes it warn and take
+            # another port, which is fine here.
+            warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
+            cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   death_timeout=DASK_TIMEOUT)
+    except Exception as exc:  # distributed wraps a start-up timeout in assorted errors
+        why = _timeout_or_socket(exc)
+        if why is None:
+            raise
+        pytest.skip(f"a local Dask cluster (2 worker processes) could not start within {DASK_TIMEOUT} s on "
+                    f"this machine (gave up after {time.monotonic() - started:.0f} s): {type(why).__name__} {why}".rstrip())
     with cluster:
+        try:
+            cluster.wait_for_workers(2, timeout=DASK_TIMEOUT)
+        except TimeoutError as exc:
+            pytest.skip(f"the local Dask cluster's 2 workers did not join within {DASK_TIMEOUT} s: {exc}")
         yield cluster
 
 
+def _timeout_or_socket(exc: BaseException) -> BaseException | None:
+    """The timeout or socket error in the chain of *exc* (a worker that did not start in time
+    surfaces as distributed's ``AssertionError: Status.starting``, caused by a ``TimeoutError``)."""
+    seen: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and all(e is not s for s in seen):
+        seen.append(e)
+        e = e.__cause__ if e.__cause__ is not None else None if e.__suppress_context__ else e.__context__
+    found = [e for e in seen if isinstance(e, (TimeoutError, OSError))]
+    return next((e for e in found if str(e)), found[0] if found else None)  # the one that says most
+
+
+def test_a_dask_cluster_that_cannot_start_in_time_is_told_from_one_that_breaks() -> None:
+    """What distributed raises when a worker does not start in time (an ``AssertionError`` whose
+    context is the ``TimeoutError``) skips the Dask tests; any other error fails them."""
+    try:
+        try:
+            raise TimeoutError("Worker start timed out after 240s.")
+        except TimeoutError:
+            raise AssertionError("Status.starting") from None
+    except AssertionError as exc:
+        assert _timeout_or_socket(exc) is None  # ``from None``: no chain, a real failure
+    try:
+        try:
+            raise TimeoutError("Worker start timed out after 240s.")
+        except TimeoutError:
+            raise AssertionError("Status.starting")  # noqa: B904 - as distributed does
+    except AssertionError as exc:
+        assert str(_timeout_or_socket(exc)) == "Worker start timed out after 240s."
+    assert _timeout_or_socket(RuntimeError("Cluster failed to start")) is None
+    chained = RuntimeError("Cluster failed to start")
+    chained.__cause__ = ConnectionRefusedError(111, "Connection refused")
+    assert isinstance(_timeout_or_socket(chained), ConnectionRefusedError)
+
+
 @requires_dask
-def test_check_many_on_a_real_dask_local_cluster_equals_the_local_run(dask_cluster: object) -> None:
+def test_check_many_on_a_real_dask_local_cluster_equals_the_local_run(dask_cluster: Any) -> None:
     from distributed import Client
 
     inputs = _sample_inputs()
     local = list(check_many(inputs, None, jobs=1))
     checks_file = str(SAMPLES / "replay" / "saving-twice" / "checks.py")
     replay = [Input(str(SAMPLES / "replay" / "saving-twice" / n)) for n in ("baseline.jsonl", "faulty.jsonl")]
-    with Client(dask_cluster) as client:
-        on_cluster = list(check_many(inputs, None, executor=client.get_executor(), ordered=True, chunksize=4))
+    with _dask_timeouts(), Client(dask_cluster, timeout=DASK_TIMEOUT) as client:
+        on_cluster = _proc.within("check_many on the Dask cluster", lambda: list(
+            check_many(inputs, None, executor=client.get_executor(), ordered=True, chunksize=4)), DASK_TIMEOUT)
         # the workers import the checks file themselves: only its path travels
-        on_cluster_checks = list(check_many(replay, [checks_file], executor=client.get_executor(), ordered=True))
+        on_cluster_checks = _proc.within("check_many with a checks file on the Dask cluster", lambda: list(
+            check_many(replay, [checks_file], executor=client.get_executor(), ordered=True)), DASK_TIMEOUT)
     assert on_cluster == local
     assert on_cluster_checks == list(check_many(replay, [checks_file], jobs=1))
     assert [r.status for r in on_cluster_checks] == [TranscriptStatus.PASSED, TranscriptStatus.FAILED]
@@ -241,7 +312,7 @@ def test_check_many_on_a_real_dask_local_cluster_equals_the_local_run(dask_clust
 
 @requires_dask
 def test_the_cli_on_a_dask_scheduler_prints_what_the_local_run_prints(
-    dask_cluster: object, monkeypatch: pytest.MonkeyPatch
+    dask_cluster: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import io
 
@@ -253,10 +324,14 @@ def test_the_cli_on_a_dask_scheduler_prints_what_the_local_run_prints(
         out = io.StringIO()
         return main(list(argv), stdout=out, stderr=io.StringIO()), out.getvalue()
 
-    address = dask_cluster.scheduler_address  # type: ignore[attr-defined]
-    assert run("check", "samples/", "--dask-scheduler", address, "--output-format", "json") == run(
-        "check", "samples/", "-j", "1", "--output-format", "json"
-    )
+    from agenteval_assert import _cli_check
+
+    monkeypatch.setattr(_cli_check, "DASK_CONNECT_TIMEOUT", f"{DASK_TIMEOUT}s")
+    address = dask_cluster.scheduler_address
+    with _dask_timeouts():
+        on_cluster = _proc.within("check --dask-scheduler", lambda: run(
+            "check", "samples/", "--dask-scheduler", address, "--output-format", "json"), DASK_TIMEOUT)
+    assert on_cluster == run("check", "samples/", "-j", "1", "--output-format", "json")
 
 
 def test_the_cli_says_when_the_dask_scheduler_cannot_be_reached(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -284,7 +359,8 @@ def test_a_worker_that_dies_makes_its_inputs_crashed_results_and_the_run_goes_on
         "        os._exit(3)  # the worker process dies\n"
     )
     inputs = [Input(str(HEALTHY)), Input(str(UNANSWERED))]
-    results = list(check_many(inputs, [f], jobs=2, ordered=True))
+    results = _proc.within("check_many on a pool whose worker dies", lambda: list(
+        check_many(inputs, [f], jobs=2, ordered=True)))
     assert results[0].status is TranscriptStatus.CRASHED
     assert results[0].error is not None and results[0].error.startswith("the worker failed: BrokenProcessPool")
     # a broken pool takes the inputs still in flight with it: each says so, none is lost

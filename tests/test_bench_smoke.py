@@ -7,7 +7,6 @@ completely, finding exactly the calls the generator wrote), never the timings.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,8 @@ import pytest
 from agenteval_assert import load
 from bench import generate as gen
 from bench import replicate as rep
+
+from . import _proc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,10 +101,10 @@ def test_parse_size(text: str, n: int) -> None:
 
 def test_runner_smoke_mode_writes_the_tables(tmp_path: Path) -> None:
     out = tmp_path / "results"
-    p = subprocess.run(
+    p = _proc.run(
         [sys.executable, "-m", "bench.run", "--smoke", "--no-peers", "--quiet",
          "--data", str(tmp_path / "data"), "--out", str(out), "--batch", "8"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        cwd=ROOT, timeout=600,
     )
     assert p.returncode == 0, p.stderr[-2000:]
     md = (out / "latest.md").read_text(encoding="utf-8")

@@ -13,6 +13,7 @@ import pytest
 import agenteval_assert as aa
 from agenteval_assert._cli import ExitCode, main
 
+from . import _proc
 from .conftest import CORPUS, SAMPLES
 
 
@@ -203,9 +204,7 @@ def test_format_override() -> None:
 
 
 def test_python_dash_m_entry_point() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "agenteval_assert", "--version"], capture_output=True, text=True, check=False
-    )
+    proc = _proc.run([sys.executable, "-m", "agenteval_assert", "--version"])
     assert proc.returncode == 0
     assert proc.stdout.startswith("agenteval-assert ")
 
@@ -273,10 +272,10 @@ def test_a_closed_pipe_in_a_real_process_exits_with_the_verdict_and_no_traceback
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first line
     try:
-        proc = subprocess.run(
+        proc = _proc.run(
             [sys.executable, "-m", "agenteval_assert", "check", str(SAMPLES / "codex-rollout"), "-q",
              "-o", str(tmp_path / "r.json"), "--output-format", "json"],
-            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+            stdout=write_end, stderr=subprocess.PIPE)
     finally:
         os.close(write_end)
     assert proc.returncode == ExitCode.FAILED, proc.stderr

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from agenteval_assert._cli import ExitCode, main
 from agenteval_assert._version import __version__
 from agenteval_assert.reporting import schema
 
+from . import _proc
 from .conftest import ROOT, SAMPLES
 
 GOLDEN = ROOT / "tests" / "golden" / "batch"
@@ -101,8 +101,9 @@ def test_the_text_closing_block_lists_skipped_files_then_the_pass_rate_line() ->
 @pytest.mark.usefixtures("at_root")
 def test_a_pool_of_workers_prints_exactly_what_one_process_prints() -> None:
     one = run("check", *GOLDEN_ARGS, "-j", "1")
-    assert run("check", *GOLDEN_ARGS, "-j", "2") == one
-    assert run("check", *GOLDEN_ARGS) == one  # default: a pool of one worker per core
+    assert _proc.within("check -j 2", lambda: run("check", *GOLDEN_ARGS, "-j", "2")) == one
+    # default: a pool of one worker per core
+    assert _proc.within("check on the default pool", lambda: run("check", *GOLDEN_ARGS)) == one
 
 
 @pytest.mark.usefixtures("at_root")
@@ -129,10 +130,9 @@ def test_the_json_document_and_every_json_line_follow_the_shipped_schema() -> No
 def test_check_samples_junit_output_validates_against_the_junit_schema(tmp_path: Path) -> None:
     """The acceptance command, run as a user runs it."""
     out = tmp_path / "out.xml"
-    proc = subprocess.run(
+    proc = _proc.run(
         [sys.executable, "-m", "agenteval_assert", "check", "samples/", "--output-format", "junit", "--output", str(out)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == ExitCode.FAILED, proc.stderr  # some samples fail on purpose
     assert "Traceback" not in proc.stderr
@@ -299,8 +299,7 @@ def test_tqdm_is_imported_only_when_a_bar_is_shown() -> None:
         "main(['check', 'samples/codex-exec', '-j', '1'], stdout=io.StringIO(), stderr=io.StringIO()); "
         "print('tqdm' in sys.modules)"
     )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = _proc.python(code, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.stdout.strip() == "False"
 
 

@@ -21,6 +21,7 @@ import agenteval_assert as aa
 from agenteval_assert._parsers import _HEAD, _parsers
 from agenteval_assert._reader import Source
 
+from . import _proc
 from .conftest import CORPUS, ROOT, SAMPLES
 from .test_corpus_more import _every_file
 
@@ -106,21 +107,18 @@ def test_the_lazy_registry_names_each_parser_and_the_raw_sniffers() -> None:
 
 def test_detecting_a_claude_file_imports_only_the_formats_asked_before_it() -> None:
     import json
-    import subprocess
-    import sys
 
     probe = (
         "import json, sys\nfrom agenteval_assert import load\n"
         f"load({str(CORPUS / 'claude-session-log' / 'spotter-2.1.38-short.jsonl')!r})\n"
         "print(json.dumps(sorted(sys.modules)))"
     )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    out = _proc.python(probe).stdout
     loaded = json.loads(out.splitlines()[-1])
     formats = {m.split(".")[2] for m in loaded if m.startswith("agenteval_assert._parsers.")}
     # opencode, codex-exec and codex-rollout are asked first; the raw sniffers (inspect, aider)
     # look at the bytes; claude imports the Cursor evidence helper it shares
     assert formats == {"_opencode", "_codex", "_claude", "_cursor", "_inspect", "_aider", "_common", "_jsondoc"}
-    bare = subprocess.run([sys.executable, "-c", "import json, sys\nprint(json.dumps(sorted(sys.modules)))"],
-                          capture_output=True, text=True, check=True).stdout
+    bare = _proc.python("import json, sys\nprint(json.dumps(sorted(sys.modules)))").stdout
     if "zipfile" not in json.loads(bare.splitlines()[-1]):  # some environments' .pth files import it
         assert "zipfile" not in loaded  # the inspect_ai parser imports it for an .eval archive only

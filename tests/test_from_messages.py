@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 import agenteval_assert as aa
 
+from . import _proc
 from .conftest import ROOT
 
 
@@ -100,6 +99,5 @@ def test_the_sdks_are_not_imported_by_the_library() -> None:
     code = ("import sys, agenteval_assert as aa; aa.from_messages([{'role': 'user', 'content': 'x'}]); "
             "aa.load('samples/openai-chat/chat-tool-calls.json'); "
             "print(json.dumps([m for m in ('openai', 'anthropic') if m in sys.modules]))")
-    out = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True,
-                         check=True, cwd=ROOT)
+    out = _proc.python("import json; " + code, cwd=ROOT)
     assert json.loads(out.stdout) == []

@@ -7,7 +7,6 @@ transport, so the requests below are exactly what the SDK would send.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from agenteval_assert.judge import (
 )
 from agenteval_assert.results import CheckError, InconclusiveError, Status, TranscriptAssertionError
 
+from . import _proc
 from ._judge_api import FakeAPI, message, overloaded, rate_limited, sdk_http_library, verdict
 from .test_storybook_context import CP, CR, CT, CU, jsonl
 
@@ -505,7 +505,7 @@ def test_the_evidence_can_be_narrowed(refund: aa.Transcript) -> None:
 def test_importing_the_library_imports_neither_the_judge_nor_the_sdk() -> None:
     code = ("import sys, agenteval_assert, agenteval_assert.storybook; "
             "print(sorted(m for m in sys.modules if m.startswith(('anthropic', 'agenteval_assert.judge'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = _proc.python(code).stdout
     assert out.strip() == "[]"
 
 
@@ -520,7 +520,7 @@ def test_replay_needs_no_sdk(tmp_path: Path) -> None:
         " 'storybook/801-create-component-no-launch-config', '--run-skipped-judges', '--judge-cassette',"
         " 'samples/cassettes']))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    proc = _proc.python(code, cwd=ROOT, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PASS         publishes a well-curated review (LLM judge)" in proc.stdout
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from agenteval_assert._optional import MissingExtraError, require
+
+from . import _proc
 
 
 def test_missing_extra_names_the_extra() -> None:
@@ -17,5 +16,5 @@ def test_missing_extra_names_the_extra() -> None:
 
 def test_importing_the_package_imports_no_extra() -> None:
     code = "import sys, agenteval_assert, agenteval_assert.storybook; print(sorted(m for m in ('anthropic', 'hypothesis') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = _proc.python(code).stdout
     assert out.strip() == "[]"

@@ -22,6 +22,7 @@ import agenteval_assert as aa
 from agenteval_assert import formats
 from agenteval_assert._cli import main
 
+from . import _proc
 from .conftest import ROOT, SAMPLES
 
 PLUGIN = '''
@@ -154,8 +155,7 @@ def test_the_command_line_takes_a_plugin_format_and_survives_a_broken_one(plugin
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugins), str(ROOT)])}
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "agenteval_assert", *args], check=False, capture_output=True,
-                              text=True, env=env, cwd=tmp_path)
+        return _proc.run([sys.executable, "-m", "agenteval_assert", *args], env=env, cwd=tmp_path)
 
     out = cli("summary", str(path), "--format", "tiny-agent", "--json")
     assert out.returncode == 0, out.stderr

@@ -6,8 +6,6 @@ import ast
 import importlib
 import inspect
 import json
-import subprocess
-import sys
 import types
 from pathlib import Path
 
@@ -15,6 +13,8 @@ import pytest
 
 import agenteval_assert
 import agenteval_assert.storybook
+
+from . import _proc
 
 #: The modules whose whole ``__all__`` is at the top level (``aa.check_tool_called``...).
 FLATTENED = ("assertions", "checks", "exceptions", "matchers", "model", "results", "_parsers")
@@ -112,7 +112,7 @@ _BARE: dict[str, set[str]] = {}
 
 def _loaded_by(code: str) -> list[str]:
     probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    out = _proc.python(probe).stdout
     loaded: list[str] = json.loads(out.splitlines()[-1])
     return loaded
 

@@ -14,6 +14,7 @@ import agenteval_assert._observe
 import agenteval_assert.reporting
 import agenteval_assert.snapshot
 
+from . import _proc
 from .conftest import SAMPLES
 
 pytest_plugins = ["pytester"]
@@ -425,11 +426,9 @@ def test_the_plugin_module_imports_nothing_of_ours_until_used() -> None:
             top.append("." * node.level + (node.module or ""))
     assert set(top) <= {"__future__", "glob", "os", "sys", "collections.abc", "typing", "pytest"}, top
     # and, the package being lazy, loading the plugin loads nothing else of ours
-    import subprocess
-    import sys
 
     code = "import sys, agenteval_assert.pytest_plugin; print(sorted(m for m in sys.modules if m.startswith('agenteval_assert')))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = _proc.python(code).stdout
     assert out.strip() == "['agenteval_assert', 'agenteval_assert._version', 'agenteval_assert.pytest_plugin']"
 
 

@@ -6,11 +6,11 @@ import itertools
 import os
 import re
 import shlex
-import subprocess
 import sys
 
 import pytest
 
+from . import _proc
 from .conftest import ROOT
 
 README = (ROOT / "README.md").read_text()
@@ -45,10 +45,7 @@ def test_readme_docs_command_installs_what_ci_builds_the_site_with() -> None:
 def test_readme_shell_commands_run(command: str) -> None:
     argv = shlex.split(command)
     assert argv[0] == "python"
-    proc = subprocess.run(
-        [sys.executable, *argv[1:]], cwd=ROOT, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    proc = _proc.run([sys.executable, *argv[1:]], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert "Traceback" not in proc.stderr, proc.stderr
     # check exits 1 when a check fails (the unanswered-call example is there to show one)
     expected = 1 if "unanswered" in command else 0
@@ -68,10 +65,7 @@ def _shown_outputs() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("command", "shown"), _shown_outputs())
 def test_readme_shown_output_is_what_the_command_prints(command: str, shown: str) -> None:
     argv = shlex.split(command)
-    proc = subprocess.run(
-        [sys.executable, *argv[1:]], cwd=ROOT, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    proc = _proc.run([sys.executable, *argv[1:]], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.stdout.strip().splitlines()[-1] == shown.splitlines()[-1]
 
 

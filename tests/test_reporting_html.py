@@ -161,6 +161,12 @@ CHROMIUM_FLAGS = [
 ]
 
 
+#: How long Chromium may take to start, and each page action to complete: generous, since the
+#: machine may be shared and loaded (playwright's default is 30 s); a wait that runs out fails the
+#: test with playwright's message, naming the action.
+BROWSER_TIMEOUT_MS = 120_000
+
+
 def _chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
@@ -176,7 +182,7 @@ def browser() -> Iterator[Any]:
         pytest.skip("no Chromium on this machine (Debian: apt-get install chromium); the browser tests need one")
     sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests drive Chromium with playwright")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS, timeout=BROWSER_TIMEOUT_MS)
         yield b
         b.close()
 
@@ -186,6 +192,7 @@ class _Page:
 
     def __init__(self, browser: Any, path: Path) -> None:
         self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.set_default_timeout(BROWSER_TIMEOUT_MS)
         self.console: list[str] = []
         self.requests: list[str] = []
         self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 from agenteval_assert import storybook
 from agenteval_assert.storybook._cli import list_evals_cli, run_eval_cli
 
+from . import _proc
 from .conftest import ROOT, SAMPLES
 from .test_storybook_context import CT, sandbox
 
@@ -93,8 +93,7 @@ def test_list() -> None:
     (["check", "--eval", "list"], 0),
 ])
 def test_through_python_dash_m(args: list[str], code: int) -> None:
-    proc = subprocess.run([sys.executable, "-m", "agenteval_assert", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False)
+    proc = _proc.run([sys.executable, "-m", "agenteval_assert", *args], cwd=ROOT)
     assert proc.returncode == code, proc.stdout + proc.stderr
     if args[-1] == "list":
         assert "storybook/915-preview-story-by-id" in proc.stdout
