@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
-from ._cli_exit import ExitCode, _worse, current_input
+from ._cli_exit import ExitCode, _worse, bounded, current_input
 from .exceptions import UsageError
 
 if TYPE_CHECKING:
@@ -47,24 +47,9 @@ DASK_CONNECT_TIMEOUT = "10s"
 _SKIPPED_SHOWN = 10
 
 
-def _percent(text: str) -> float:
-    try:
-        value = float(text.rstrip("%").strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}") from None
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of workers (1 or more), got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of workers (1 or more), got {text!r}")
-    return value
+_percent = bounded(lambda text: float(text.rstrip("%").strip()), lambda v: 0 <= v <= 100,
+                   "expected a percentage from 0 to 100, got")
+_positive = bounded(int, lambda v: v >= 1, "expected a number of workers (1 or more), got")
 
 
 def add_arguments(c: argparse.ArgumentParser) -> None:

@@ -1,4 +1,5 @@
-"""The exit codes of every command, and which one wins when several inputs end differently.
+"""The exit codes of every command, and which one wins when several inputs end differently; the
+argparse number type the command modules share (``bounded``).
 
 Kept apart from ``_cli.py`` so that the command modules (``_cli_check``...) share them without
 importing the parser module that imports them.
@@ -6,10 +7,13 @@ importing the parser module that imports them.
 
 from __future__ import annotations
 
+import argparse
 import contextvars
 import enum
+from collections.abc import Callable
+from typing import TypeVar
 
-__all__ = ["ExitCode", "current_input"]
+__all__ = ["ExitCode", "bounded", "current_input"]
 
 
 class ExitCode(enum.IntEnum):
@@ -50,3 +54,23 @@ _RANK = {
 def _worse(a: ExitCode, b: ExitCode) -> ExitCode:
     """The code that outranks the other (see ``_RANK``)."""
     return a if _RANK[a] >= _RANK[b] else b
+
+
+N = TypeVar("N", int, float)
+
+
+def bounded(convert: Callable[[str], N], ok: Callable[[N], bool], expected: str,
+            out_of_range: str | None = None) -> Callable[[str], N]:
+    """An argparse ``type``: *convert* the text and accept the value if *ok*; otherwise the
+    error ``{expected} {text!r}`` (``{out_of_range} {text!r}`` for a number out of range)."""
+
+    def parse(text: str) -> N:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{expected} {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{out_of_range or expected} {text!r}")
+        return value
+
+    return parse

@@ -13,6 +13,7 @@ import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ._cli_exit import bounded
 from .exceptions import UsageError
 
 if TYPE_CHECKING:  # start-up: the model is imported when a transcript is judged
@@ -41,24 +42,9 @@ class _Threshold(argparse.Action):
         items[-1][1] = value
 
 
-def _score(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a score between 0 and 1, not {text!r}") from None
-    if not 0.0 <= v <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a score between 0 and 1, not {text!r}")
-    return v
-
-
-def _usd(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an amount in USD, not {text!r}") from None
-    if not (v >= 0.0 and v != float("inf")):
-        raise argparse.ArgumentTypeError(f"expected a finite amount in USD >= 0, not {text!r}")
-    return v
+_score = bounded(float, lambda v: 0.0 <= v <= 1.0, "expected a score between 0 and 1, not")
+_usd = bounded(float, lambda v: v >= 0.0 and v != float("inf"), "expected an amount in USD, not",
+               "expected a finite amount in USD >= 0, not")
 
 
 def add_judge_options(p: argparse.ArgumentParser) -> None:

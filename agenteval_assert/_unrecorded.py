@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .model import ToolCall
-from .results import CheckResult, Evidence, Status
+from .results import CheckResult, Evidence
 
 __all__ = ["asks_unrecorded", "outcome_unknown"]
 
@@ -31,16 +31,8 @@ def outcome_unknown(
         return None
     what = "output" if need_output else "outcome"
     found = f"{len(unknown)} matching call(s) whose {what} is not recorded"
-    return CheckResult(
-        name=name,
-        status=Status.INCONCLUSIVE,
-        summary=f"inconclusive: expected {expected}, found {found}",
-        expected=expected,
-        found=found,
-        evidence=tuple(Evidence.from_call(c) for c in unknown),
-        notes=(_NOTE,),
-        check=check,
-    )
+    return CheckResult.inconclusive(name, expected, found, (Evidence.from_call(c) for c in unknown),
+                                    notes=(_NOTE,), check=check)
 
 
 def asks_unrecorded(spec: Any, call: ToolCall) -> bool:

@@ -258,6 +258,20 @@ class CheckResult:
             evidence=tuple(evidence), **kw,
         )
 
+    @classmethod
+    def inconclusive(
+        cls, name: str, expected: str, found: str, evidence: Iterable[Evidence] = (), *, but: str | None = None,
+        **kw: Any,
+    ) -> CheckResult:
+        """INCONCLUSIVE: ``inconclusive: expected X, found Y[, but Z]`` (*but*: why *found* does
+        not decide)."""
+        summary = kw.pop("summary", None) or f"inconclusive: expected {expected}, found {found}" + (
+            f", but {but}" if but else "")
+        return cls(
+            name=name, status=Status.INCONCLUSIVE, summary=summary, expected=expected, found=found,
+            evidence=tuple(evidence), **kw,
+        )
+
     def render(self, *, verbose: bool | None = None) -> str:
         """The summary line, then indented evidence; bounded unless *verbose*."""
         if verbose is None:

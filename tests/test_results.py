@@ -262,3 +262,15 @@ def test_cut_middle_and_short_repr() -> None:
 def test_rendering_is_deterministic_across_runs() -> None:
     texts = {c.check_tool_calls(shop(), ["get_order", "search_products"], mode="covers").render() for _ in range(3)}
     assert len(texts) == 1
+
+
+def test_the_result_constructors_write_the_summary_line_every_check_writes() -> None:
+    ev = [Evidence("seen here")]
+    r = CheckResult.inconclusive("x", "a call", "none", ev, check="x()")
+    assert (r.status, r.summary, r.expected, r.found, r.evidence, r.check) == (
+        Status.INCONCLUSIVE, "inconclusive: expected a call, found none", "a call", "none", tuple(ev), "x()")
+    assert CheckResult.inconclusive("x", "a call", "none", but="the transcript was cut").summary == (
+        "inconclusive: expected a call, found none, but the transcript was cut")
+    assert CheckResult.inconclusive("x", "a", "b", summary="inconclusive: said otherwise").summary == (
+        "inconclusive: said otherwise")
+    assert CheckResult.failing("x", "a call", "none").summary == "expected a call, found none"

@@ -90,11 +90,9 @@ def check_budget(
     token_limited = any(limits[k] is not None for k in ("tokens", "input tokens", "output tokens"))
     if include_subagents and token_limited and t.usage_unrecorded:
         missing = ", ".join(t.usage_unrecorded[:5]) + (" ..." if len(t.usage_unrecorded) > 5 else "")
-        return CheckResult(
-            name="budget", status=Status.INCONCLUSIVE,
-            summary=(f"inconclusive: expected {expected}, found {', '.join(within)}, but the log records no "
-                     f"usage for {_plural(len(t.usage_unrecorded), 'subagent')} ({missing})"),
-            expected=expected, found=", ".join(within), check=echo,
+        return CheckResult.inconclusive(
+            "budget", expected, ", ".join(within), check=echo,
+            but=f"the log records no usage for {_plural(len(t.usage_unrecorded), 'subagent')} ({missing})",
             notes=(*notes, ("the run's token total leaves out the subagents whose usage is not recorded; "
                             "include_subagents=False checks the main agent alone")),
         )

@@ -217,6 +217,15 @@ def _violations(
     return out
 
 
+def _listed(name: str, t: Transcript, tools: Sequence[ToolSpec], include_subagents: bool, *, want_match: bool
+            ) -> tuple[str, str, list[ToolCall]]:
+    """The list of *tools* as shown (``[Read, Bash]``), the check's echo, and the calls that
+    break it (of a tool outside an allow-list, ``want_match=True``, or in a deny-list)."""
+    specs = _specs(tools, f"check_{name}")
+    labels = [s.label() for s in specs]
+    return "[" + ", ".join(labels) + "]", _echo(name, labels), _violations(t, specs, include_subagents, want_match)
+
+
 @_guarded("only_tools")
 def check_only_tools(
     t: Transcript,
@@ -227,10 +236,7 @@ def check_only_tools(
     assume_complete: bool = False,
 ) -> CheckResult:
     """Every call is of a tool in the allow-list (names, name matchers or ``Call``s)."""
-    specs = _specs(allowed, "check_only_tools")
-    labels = "[" + ", ".join(s.label() for s in specs) + "]"
-    echo = _echo("only_tools", [s.label() for s in specs])
-    bad = _violations(t, specs, include_subagents, want_match=True)
+    labels, echo, bad = _listed("only_tools", t, allowed, include_subagents, want_match=True)
     expected = f"only calls of {labels}"
     if bad:
         names = sorted(Counter(c.name for c in bad).items())
@@ -257,10 +263,7 @@ def check_tools_not_called(
     assume_complete: bool = False,
 ) -> CheckResult:
     """No call of any tool in the deny-list."""
-    specs = _specs(denied, "check_tools_not_called")
-    labels = "[" + ", ".join(s.label() for s in specs) + "]"
-    echo = _echo("tools_not_called", [s.label() for s in specs])
-    bad = _violations(t, specs, include_subagents, want_match=False)
+    labels, echo, bad = _listed("tools_not_called", t, denied, include_subagents, want_match=False)
     expected = f"no call of {labels}"
     if bad:
         return _fail(

@@ -232,13 +232,8 @@ def _negative(
         return unknown
     reasons = [] if assume_complete else _incomplete(t)
     if reasons:
-        return CheckResult(
-            name=name,
-            status=Status.INCONCLUSIVE,
-            summary=f"inconclusive: expected {expected}, found {found}, but {reasons[0]}",
-            expected=expected,
-            found=found,
-            evidence=tuple(_inconclusive_evidence(t)) or tuple(evidence),
+        return CheckResult.inconclusive(
+            name, expected, found, tuple(_inconclusive_evidence(t)) or tuple(evidence), but=reasons[0],
             notes=(
                 *reasons[1:],
                 *notes,

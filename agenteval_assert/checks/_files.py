@@ -14,7 +14,7 @@ import regex
 from ..exceptions import UsageError
 from ..matchers import Matcher
 from ..model import ToolCall, Transcript
-from ..results import CheckResult, Evidence, Status, short_repr
+from ..results import CheckResult, Evidence, short_repr
 from ._common import _echo, _fail, _guarded, _index, _negative, _pass, _plural, _Shown
 
 if TYPE_CHECKING:
@@ -404,11 +404,8 @@ def _file_check(
                      notes=[counting] if len(hits) != len(mine) else [])
     if unknown:
         found = f"{_plural(len(unknown), verb_noun(ops))} whose outcome the transcript does not record"
-        return CheckResult(
-            name=name, status=Status.INCONCLUSIVE, summary=f"inconclusive: expected {expected}, found {found}",
-            expected=expected, found=found, evidence=tuple(_ev(e) for e in unknown),
-            notes=(counting, "pass succeeded=None to count these attempts"), check=echo,
-        )
+        return CheckResult.inconclusive(name, expected, found, (_ev(e) for e in unknown), check=echo,
+                                        notes=(counting, "pass succeeded=None to count these attempts"))
     if mine:
         kind = "failed" if succeeded is True else "successful"
         found = f"only {_plural(len(mine), kind + ' ' + verb_noun(ops))}"
@@ -538,11 +535,9 @@ def check_file_not_changed(
         notes.append(f"{_plural(len(skipped), 'failed attempt')} not counted as a change: {counting}")
     if unknown:
         found = f"{_plural(len(unknown), 'change')} whose outcome the transcript does not record"
-        return CheckResult(
-            name="file_not_changed", status=Status.INCONCLUSIVE,
-            summary=f"inconclusive: expected {expected}, found {found}", expected=expected, found=found,
-            evidence=tuple(_ev(e) for e in unknown),
-            notes=(*notes, "pass succeeded=None to count these attempts as changes"), check=echo,
+        return CheckResult.inconclusive(
+            "file_not_changed", expected, found, (_ev(e) for e in unknown), check=echo,
+            notes=(*notes, "pass succeeded=None to count these attempts as changes"),
         )
     candidates = [u for u in _file_index(t).unknown_writes if include_subagents or u[0].agent_id is None]
     opaque = [u for u in candidates if not trusted(u)]
@@ -552,11 +547,9 @@ def check_file_not_changed(
                      "by ignore_unknown_writes")
     if opaque:
         found = f"{_plural(len(opaque), 'command')} that may write files it does not name"
-        return CheckResult(
-            name="file_not_changed", status=Status.INCONCLUSIVE,
+        return CheckResult.inconclusive(
+            "file_not_changed", expected, found, (Evidence.from_call(c, reason) for c, _, reason, _ in opaque),
             summary=f"inconclusive: expected {expected}, found no change, but {found}",
-            expected=expected, found=found,
-            evidence=tuple(Evidence.from_call(c, reason) for c, _, reason, _ in opaque),
             notes=(*notes, ("pass ignore_unknown_writes=True to accept that these commands left the file alone, "
                            "or a list of the programs to trust (['make', 'npm test'])")),
             check=echo,

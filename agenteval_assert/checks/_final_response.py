@@ -9,7 +9,7 @@ import regex
 from ..exceptions import UsageError
 from ..matchers import Contains, Matcher, Matches
 from ..model import Transcript
-from ..results import CheckResult, Status, cut_middle, short_repr
+from ..results import CheckResult, cut_middle, short_repr
 from ._common import (
     _echo,
     _fail,
@@ -100,9 +100,7 @@ def _missing_final(name: str, t: Transcript, expected: str, echo: str, want: boo
     reasons = _incomplete(t)
     if not want or reasons:
         notes = (*reasons, "the final response is the main agent's text after its last tool call")
-        return CheckResult(name=name, status=Status.INCONCLUSIVE,
-                           summary=f"inconclusive: expected {expected}, found {found}",
-                           expected=expected, found=found, evidence=tuple(ev), check=echo, notes=notes)
+        return CheckResult.inconclusive(name, expected, found, ev, check=echo, notes=notes)
     return _fail(name, t, expected, found, echo, ev,
                  notes=("the final response is the main agent's text after its last tool call",))
 

@@ -383,10 +383,7 @@ def check_called_before(
     *first* precedes every *then* (the last *first* comes before the first *then*).
     Both must have been called.
     """
-    a, b = as_call(first, "check_called_before"), as_call(then, "check_called_before")
-    r = _before("called_before", t, a, b, every, include_subagents,
-                _echo("called_before", a.label(), b.label(), every=every or None))
-    return r if r.status is Status.PASS else _with_hint(r, _agents_hint(t, [a, b], include_subagents))
+    return _ordered("called_before", t, first, then, every, include_subagents)
 
 
 @_guarded("called_after")
@@ -400,9 +397,15 @@ def check_called_after(
     include_subagents: bool = False,
 ) -> CheckResult:
     """*later* was called after *earlier*: the same as ``check_called_before(t, earlier, later)``."""
-    a, b = as_call(earlier, "check_called_after"), as_call(later, "check_called_after")
-    r = _before("called_after", t, a, b, every, include_subagents,
-                _echo("called_after", b.label(), a.label(), every=every or None))
+    return _ordered("called_after", t, earlier, later, every, include_subagents, shown_reversed=True)
+
+
+def _ordered(name: str, t: Transcript, first: ToolSpec, then: ToolSpec, every: bool, include_subagents: bool,
+             *, shown_reversed: bool = False) -> CheckResult:
+    """*first* before *then*; the echo shows them in the order the caller gave them."""
+    a, b = as_call(first, f"check_{name}"), as_call(then, f"check_{name}")
+    shown = (b.label(), a.label()) if shown_reversed else (a.label(), b.label())
+    r = _before(name, t, a, b, every, include_subagents, _echo(name, *shown, every=every or None))
     return r if r.status is Status.PASS else _with_hint(r, _agents_hint(t, [a, b], include_subagents))
 
 

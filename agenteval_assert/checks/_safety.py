@@ -12,7 +12,7 @@ import regex
 
 from ..matchers import JsonPath, Matcher, Matches, ToolSpec, values_match
 from ..model import Message, ToolCall, Transcript
-from ..results import CheckResult, Evidence, Status, short_repr
+from ..results import CheckResult, Evidence, short_repr
 from ._common import (
     _args_key,
     _calls_matching,
@@ -317,9 +317,8 @@ def check_failures_not_reported_as_success(
     ev = [Evidence.from_call(c, "failed", detail=f"output: {short_repr(c.output, 160)}") for c in unrecovered]
     text, fev = _final(t)
     if text is None:
-        return CheckResult(name="failures_not_reported_as_success", status=Status.INCONCLUSIVE,
-                           summary=f"inconclusive: expected {expected}, found no final response",
-                           expected=expected, found="no final response", evidence=tuple(ev), check=echo)
+        return CheckResult.inconclusive("failures_not_reported_as_success", expected, "no final response", ev,
+                                        check=echo)
     if ack.matches(text):
         return _negative("failures_not_reported_as_success", t, assume_complete=assume_complete,
                          expected=expected, found="the final response acknowledges it", check=echo,

@@ -9,7 +9,7 @@ import os
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import attrs
 import pydantic
@@ -19,12 +19,9 @@ from .._version import __version__
 from ..exceptions import AgentEvalError, UsageError
 from ..model import Transcript
 from ..results import (
-    CheckError,
     CheckResult,
     Evidence,
-    InconclusiveError,
     Status,
-    TranscriptAssertionError,
     cut_middle,
 )
 from ._call import Attempt, CallOutcome, call_judge
@@ -624,21 +621,14 @@ def assert_criterion(
     on INCONCLUSIVE, ``CheckError`` (not an ``AssertionError``) on ERROR. Returns the verdict on
     the criterion (first sample) when it passes."""
     __tracebackhide__ = True
+    from ..assertions import _raise  # the exception every assert_* raises for this status
+
     r = check_criterion(t, criterion, threshold=threshold, judge=judge, evidence=evidence,
                         assume_complete=assume_complete)
     if r.status is Status.PASS:
         matched: CriterionVerdict = r.matched[0]
         return matched
     _raise(r)
-
-
-def _raise(r: CheckResult) -> NoReturn:
-    __tracebackhide__ = True
-    if r.status is Status.ERROR:
-        raise CheckError(r)
-    if r.status is Status.INCONCLUSIVE:
-        raise InconclusiveError(r)
-    raise TranscriptAssertionError(r)
 
 
 def _criteria_of(criteria: Sequence[str] | None, judge_file: str | os.PathLike[str] | JudgeFile | None,
@@ -656,6 +646,19 @@ def _criteria_of(criteria: Sequence[str] | None, judge_file: str | os.PathLike[s
     if not texts or any(not isinstance(c, str) or not c.strip() for c in texts):
         raise UsageError("every criterion must be a non-empty string (and there must be at least one)")
     return [(f"c{i}", c) for i, c in enumerate(texts, 1)], task, tuple(steps)
+
+
+def _prepared(
+    t: Transcript, criteria: Sequence[str] | None, judge_file: str | os.PathLike[str] | JudgeFile | None,
+    variables: Mapping[str, str] | None, judge: Judge | None, evidence: EvidenceSelection | None,
+    assume_complete: bool,
+) -> tuple[list[tuple[str, str]], Judge, _Request, list[str], bool]:
+    """The named criteria, the judge, its request, and why it must not be asked (if it must not)."""
+    named, task, steps = _criteria_of(criteria, judge_file, variables)
+    j = _judge_of(judge, evidence)
+    req = _request(t, named, j, task=task, steps=steps)
+    reasons, damaged = _not_judgeable(t, req, assume_complete)
+    return named, j, req, reasons, damaged
 
 
 def judge_verdict(
@@ -677,10 +680,7 @@ def judge_verdict(
     The verdict's ``unverified`` lists the quotes that could not be found in the steps they cite;
     ``check_verdict`` turns them into INCONCLUSIVE results.
     """
-    named, task, steps = _criteria_of(criteria, judge_file, variables)
-    j = _judge_of(judge, evidence)
-    req = _request(t, named, j, task=task, steps=steps)
-    reasons, damaged = _not_judgeable(t, req, assume_complete)
+    _, j, req, reasons, damaged = _prepared(t, criteria, judge_file, variables, judge, evidence, assume_complete)
     if reasons:
         raise JudgeError(f"not judged: {reasons[0]}" + (f"; {_OPT_IN}" if damaged else ""))
     s = _call(j, req, 0)
@@ -709,10 +709,7 @@ def check_verdict(
     criterion with ``judge.policy``. Nothing to judge, or an incomplete transcript without
     *assume_complete*, gives INCONCLUSIVE results without asking the judge (see ``check_criterion``).
     """
-    named, task, steps = _criteria_of(criteria, judge_file, variables)
-    j = _judge_of(judge, evidence)
-    req = _request(t, named, j, task=task, steps=steps)
-    reasons, damaged = _not_judgeable(t, req, assume_complete)
+    named, j, req, reasons, damaged = _prepared(t, criteria, judge_file, variables, judge, evidence, assume_complete)
     if reasons:
         return [_not_judged(f"{name}:{cname}", text, None, reasons, damaged) for cname, text in named]
 
