@@ -12,6 +12,7 @@ so that ``import agenteval_assert`` stays cheap.
 from __future__ import annotations
 
 import importlib as _importlib
+import sys as _sys
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
@@ -477,7 +478,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "TranscriptAssertionError",
     ),
 }
-_WHERE: dict[str, str] = {name: module for module, names in _LAZY.items() for name in names}
+#: Each name and the absolute name of the module it lives in.
+_WHERE: dict[str, str] = {name: __name__ + module for module, names in _LAZY.items() for name in names}
 
 #: The public submodules, imported on first use as attributes (``aa.checks``, ``aa.storybook``...).
 _SUBMODULES = frozenset(
@@ -501,16 +503,37 @@ _SUBMODULES = frozenset(
 if not _TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is still an error
 
     def __getattr__(name: str) -> _Any:
-        """Import *name* on first use (PEP 562) and keep it, so the next look-up is a plain one."""
+        """Import *name* on first use (PEP 562). Names are looked up in their module each time
+        (a dictionary look-up) and never kept here, nor are submodules (``_LazyPackage``): a
+        module dropped from ``sys.modules`` and imported again (pytester's in-process runs do
+        that) gives its new names, so two copies of a class (two ``Status`` enums) never meet."""
         module = _WHERE.get(name)
         if module is not None:
-            value = getattr(_importlib.import_module(module, __name__), name)
-        elif name in _SUBMODULES:
-            value = _importlib.import_module(f".{name}", __name__)
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        globals()[name] = value
-        return value
+            source = _sys.modules.get(module)
+            if source is None:
+                source = _importlib.import_module(module)
+            return getattr(source, name)
+        if name in _SUBMODULES or name in _CHILDREN:
+            return _sys.modules.get(f"{__name__}.{name}") or _importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    #: The submodules imported so far: attributes resolved by ``__getattr__``.
+    _CHILDREN: set[str] = set()
+
+    class _LazyPackage(type(_sys)):  # type: ignore[misc]
+        """A package that does not keep its submodules as attributes (the import system sets
+        them): ``pkg.sub`` and ``from pkg import sub`` find the submodule in ``sys.modules``
+        through the package's ``__getattr__``, so a submodule dropped from ``sys.modules`` and
+        imported again is never seen in its old copy."""
+
+        def __setattr__(self, name: str, value: _Any) -> None:
+            if isinstance(value, type(_sys)) and value.__name__ == f"{self.__name__}.{name}":
+                self.__dict__.setdefault("_CHILDREN", set()).add(name)
+                self.__dict__.pop(name, None)
+                return
+            super().__setattr__(name, value)
+
+    _sys.modules[__name__].__class__ = _LazyPackage
 
 
 def __dir__() -> list[str]:

@@ -5,24 +5,15 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
-
-import agenteval_assert as aa
-import agenteval_assert._observe
-import agenteval_assert.reporting
-import agenteval_assert.snapshot
 
 from . import _proc
 from .conftest import SAMPLES
 
 pytest_plugins = ["pytester"]
-
-# pytester's in-process runs drop the modules they imported when they end; the package is lazy,
-# so a name it resolved in one run would outlive its module. Import everything up front.
-for _name in aa.__all__:
-    getattr(aa, _name)
 
 FAULTY = SAMPLES / "replay" / "query-timed-out" / "faulty.jsonl"
 BASELINE = SAMPLES / "replay" / "query-timed-out" / "baseline.jsonl"
@@ -408,6 +399,72 @@ def test_a_file_of_several_runs_gives_one_case_per_run(pytester: pytest.Pytester
             "*test_runs[[]faulty.jsonl[]] PASSED*",
         ]
     )
+
+
+USER_PYTESTER_TESTS = '''
+pytest_plugins = ["pytester"]
+
+ONE = """
+import agenteval_assert as aa
+
+def test_fails():
+    aa.assert_failures_not_reported_as_success(aa.load(FAULTY))
+"""
+
+TWO = """
+import agenteval_assert as aa
+from agenteval_assert import checks
+
+def test_undecided():
+    aa.assert_tool_not_called(aa.load(EMPTY), "Bash")
+
+def test_one_copy():
+    assert checks.check_no_tool_calls(aa.load(EMPTY)).status in tuple(aa.Status)
+"""
+
+
+def test_two_in_process_runs(pytester):
+    pytester.makepyfile(test_one=ONE)
+    pytester.runpytest_inprocess("-p", "no:hypothesispytest", "test_one.py").assert_outcomes(failed=1)
+    pytester.makepyfile(test_two=TWO)
+    result = pytester.runpytest_inprocess("-p", "no:hypothesispytest", "test_two.py", "--agenteval-inconclusive=skip")
+    result.assert_outcomes(passed=1, skipped=1)
+'''
+
+
+def test_in_process_pytester_runs_see_one_copy_of_the_library(tmp_path: Path) -> None:
+    """pytester's in-process runs drop the modules each run imported; the package (imported with
+    the plugin) stays. Names and submodules come from the modules now in ``sys.modules``, so a
+    later run never mixes two copies (an INCONCLUSIVE raised as a failure, two ``Status``)."""
+    test = tmp_path / "test_user_pytester.py"
+    test.write_text(USER_PYTESTER_TESTS.replace("FAULTY", repr(str(FAULTY))).replace("EMPTY", repr(str(EMPTY_RUN))))
+    proc = _proc.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+                      str(test)], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_dropped_submodule_is_imported_again_not_seen_in_its_old_copy() -> None:
+    code = f"""
+import sys
+import agenteval_assert as aa
+import agenteval_assert.storybook as sb
+from agenteval_assert import checks
+old_status, old_checks, old_context = aa.Status, checks, sb.EvalContext
+for name in [m for m in sys.modules if m.startswith("agenteval_assert.") and m != "agenteval_assert.storybook"]:
+    del sys.modules[name]  # what pytester does after an in-process run (the packages stay)
+from agenteval_assert import checks
+import agenteval_assert.results
+assert checks is sys.modules["agenteval_assert.checks"] and checks is not old_checks and aa.checks is checks
+assert aa.Status is agenteval_assert.results.Status is not old_status
+assert "checks" not in vars(aa) and "Status" not in vars(aa)
+assert sb.EvalContext is sys.modules["agenteval_assert.storybook._context"].EvalContext is not old_context
+assert sb._context is sys.modules["agenteval_assert.storybook._context"]
+try:
+    aa.assert_tool_not_called(aa.load({str(EMPTY_RUN)!r}), "Bash")
+except aa.InconclusiveError:
+    print("inconclusive")
+"""
+    assert _proc.python(code).stdout == "inconclusive\n"
 
 
 def test_the_plugin_module_imports_nothing_of_ours_until_used() -> None:

@@ -10,6 +10,7 @@ rest (the report models and pydantic, the eval suites).
 from __future__ import annotations
 
 import importlib as _importlib
+import sys as _sys
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
@@ -361,18 +362,31 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "workflow_results",
     ),
 }
-_WHERE = {name: module for module, names in _LAZY.items() for name in names}
+_WHERE = {name: __name__ + module for module, names in _LAZY.items() for name in names}
 
 if not _TYPE_CHECKING:
 
     def __getattr__(name: str) -> _Any:
-        """Import *name* on first use (PEP 562) and keep it, so the next look-up is a plain one."""
+        """Import *name* on first use (PEP 562). Names are looked up in their module each time
+        (a dictionary look-up) and never kept here, nor are submodules (the package is an
+        ``agenteval_assert._LazyPackage``): a module dropped from ``sys.modules`` and imported
+        again (pytester's in-process runs do that) gives its new names."""
         module = _WHERE.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(_importlib.import_module(module, __name__), name)
-        globals()[name] = value
-        return value
+        if module is not None:
+            source = _sys.modules.get(module)
+            if source is None:
+                source = _importlib.import_module(module)
+            return getattr(source, name)
+        if name in _CHILDREN:
+            return _sys.modules.get(f"{__name__}.{name}") or _importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    #: The submodules imported so far: attributes resolved by ``__getattr__``.
+    _CHILDREN: set[str] = set()
+
+    from .. import _LazyPackage
+
+    _sys.modules[__name__].__class__ = _LazyPackage
 
 
 def __dir__() -> list[str]:
