@@ -106,6 +106,31 @@ def _shell_outcome(c: ToolCall, ok_means_done: bool, failure_means_not_done: boo
     return None
 
 
+#: what a program prints when it could not read a file (``cat: f: No such file or directory``,
+#: ``head: cannot open 'f' for reading``, ``sed: can't read f``, ``grep: f: Is a directory``...)
+_READ_FAILED = regex.compile(
+    r"no such file|cannot open|can't open|can't read|cannot read|permission denied|is a directory"
+    r"|not a regular file|cannot access|unable to read",
+    regex.I,
+)
+
+
+def _shell_read_outcome(c: ToolCall, path: str, ok_means_done: bool, failure_means_not_done: bool) -> bool | None:
+    """Whether a shell read succeeded. The line's exit status speaks for the last command of a
+    pipeline or a ``;`` list only (``nl -ba f | sed -n 1,40p``, ``cat f; echo``); for a read
+    before it, a line that succeeded and whose output shows no read error naming the file
+    (``cat: f: No such file or directory``) is taken as a successful read: a reading program
+    that fails says so on its error stream, which the agents' shells record with the output."""
+    outcome = _shell_outcome(c, ok_means_done, failure_means_not_done)
+    if outcome is not None or _tool_outcome(c) is not True:
+        return outcome
+    name = path.rstrip("/").rsplit("/", 1)[-1] or path
+    for line in c.output.splitlines():
+        if name in line and _READ_FAILED.search(line):
+            return None
+    return True
+
+
 def _patch_events(text: str, call: ToolCall, outcome: bool | None, via: Literal["tool", "shell"]) -> Iterator[FileEvent]:
     for m in _PATCH_HEADER.finditer(text):
         if m.group(1):
@@ -254,8 +279,10 @@ def _shell_events(c: ToolCall, text: str, found: ShellFileEffects | None, start:
             (c, text, f"{e.op} {e.path} in a folder the command does not fix ({start.why})", ())
             for e in events if start.why is not None and not e.path.startswith(("/", "~"))]
     events = [
-        FileEvent(e.op, e.path, c, _shell_outcome(c, e.ok_means_done, e.failure_means_not_done), "shell",
-                  e.command.text, e.pattern, e.recursive)
+        FileEvent(e.op, e.path, c,
+                  _shell_read_outcome(c, e.path, e.ok_means_done, e.failure_means_not_done) if e.op == "read"
+                  else _shell_outcome(c, e.ok_means_done, e.failure_means_not_done),
+                  "shell", e.command.text, e.pattern, e.recursive)
         for e in found.effects
     ]
     unknown = [(c, u.command.text, u.reason, tuple(command_forms(u.command.words)))
