@@ -128,6 +128,7 @@ if _TYPE_CHECKING:
         UnknownFormatError,
         UsageError,
     )
+    from .judge import Judge, Verdict, assert_criterion, check_criterion, judge_verdict
     from .matchers import (
         ABSENT,
         ANY,
@@ -211,6 +212,7 @@ __all__ = [
     "IgnoringKeys",
     "InconclusiveError",
     "JsonPath",
+    "Judge",
     "LineIssue",
     "Location",
     "Matcher",
@@ -241,6 +243,7 @@ __all__ = [
     "Unordered",
     "Usage",
     "UsageError",
+    "Verdict",
     "__version__",
     "args_differences",
     "as_call",
@@ -251,6 +254,7 @@ __all__ = [
     "assert_command_ran",
     "assert_command_succeeded",
     "assert_confirmed_before_write",
+    "assert_criterion",
     "assert_failures_not_reported_as_success",
     "assert_file_changed",
     "assert_file_edited",
@@ -287,6 +291,7 @@ __all__ = [
     "check_command_ran",
     "check_command_succeeded",
     "check_confirmed_before_write",
+    "check_criterion",
     "check_failures_not_reported_as_success",
     "check_file_changed",
     "check_file_edited",
@@ -320,6 +325,7 @@ __all__ = [
     "file_events",
     "find_subagent_files",
     "from_messages",
+    "judge_verdict",
     "load",
     "load_all",
     "parse",
@@ -416,6 +422,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "check_transcript_not_contains",
         "file_events",
     ),
+    ".judge": ("Judge", "Verdict", "assert_criterion", "check_criterion", "judge_verdict"),
     ".exceptions": (
         "AgentEvalError",
         "FormatPluginError",

@@ -21,6 +21,10 @@ FLATTENED = ("assertions", "checks", "exceptions", "matchers", "model", "results
 #: Public names of those modules that stay in their module only: text helpers of the renderers,
 #: and the plugin registry's list (public in ``agenteval_assert.formats``).
 NOT_AT_TOP = {"results": {"cut_middle", "printable", "short_repr"}, "_parsers": {"available_formats"}}
+#: The judge's everyday names are at the top too (the rest of ``agenteval_assert.judge`` is
+#: configuration and prompt machinery); ``check_verdict`` returns one result per criterion, so it
+#: has no ``assert_`` form and stays in its module.
+JUDGE_AT_TOP = {"Judge", "Verdict", "assert_criterion", "check_criterion", "judge_verdict"}
 #: The public submodules, reachable as attributes (``aa.checks``, ``aa.storybook``...).
 SUBMODULES = {"assertions", "checks", "exceptions", "formats", "judge", "markdown", "matchers", "model",
               "results", "shell", "storybook", "strategies"}
@@ -38,7 +42,7 @@ def test_all_is_sorted_and_without_repeats() -> None:
 
 
 def test_all_is_complete() -> None:
-    expected = {"__version__", "find_subagent_files"}
+    expected = {"__version__", "find_subagent_files", *JUDGE_AT_TOP}
     for mod in FLATTENED:
         public = importlib.import_module(f"agenteval_assert.{mod}").__all__
         expected.update(n for n in public if n not in NOT_AT_TOP.get(mod, set()))
@@ -63,6 +67,7 @@ def test_check_and_assert_forms_are_both_at_the_top() -> None:
     assert len(checks) == len(asserts) > 30
     assert [n.removeprefix("check_") for n in checks] == [n.removeprefix("assert_") for n in asserts]
     assert agenteval_assert.check_tool_called is agenteval_assert.checks.check_tool_called
+    assert agenteval_assert.check_criterion is agenteval_assert.judge.check_criterion
 
 
 def test_type_checkers_see_the_same_names_as_the_lazy_table() -> None:
