@@ -5,7 +5,8 @@ changes every time:
 
 * kept: every tool call (name, a short title, its arguments), its outcome (status, exit code,
   the start and end of its output), the calls of subagents nested under the call that spawned
-  them, the final response, and whether the transcript is complete;
+  them, the final response (the text the run ended on, after its last call), and whether the
+  transcript is complete;
 * normalised: timestamps, native ids (``toolu_…``, ``call_…``, UUIDs, long hex digests), temp
   directories, the run's working directory and home directories, durations (``3.2s``);
 * redacted: secrets (API keys, bearer tokens, private keys..., as everywhere we render text);
@@ -49,6 +50,7 @@ __all__ = [
 EXCERPT = 200
 #: Longest argument value kept (cut in the middle beyond it).
 ARGUMENT = 200
+_ENDS_ON_CALLS = ": the last assistant text came before more tool calls"
 #: Longest final response kept.
 FINAL = 1000
 #: Longest call title (``Bash(npm test)``).
@@ -133,6 +135,8 @@ class Trajectory:
     header: tuple[str, ...]
     steps: tuple[TrajectoryStep, ...]
     final_response: str | None
+    #: the run has assistant text, but none after its last tool call (``final_response`` is then None)
+    ends_on_calls: bool = False
 
     def render(self) -> str:
         lines = list(self.header)
@@ -140,7 +144,7 @@ class Trajectory:
         for step in self.steps:
             lines.extend(step.render(2))
         if self.final_response is None:
-            lines.append("final response: (none)")
+            lines.append(f"final response: (none{_ENDS_ON_CALLS if self.ends_on_calls else ''})")
         else:
             lines.append("final response:")
             lines.extend(_block(self.final_response, 2))
@@ -208,11 +212,12 @@ def trajectory(
     header = [f"trajectory: {t.format} ({t.agent})"]
     problems = t.health.problems()
     header.append("health: complete" if not problems else "health: " + "; ".join(problems))
-    fr = t.final_response
+    fr = t.final_answer  # the answer the run ended on: text followed by more calls is not one
     return Trajectory(
         header=tuple(header),
         steps=tuple(steps),
         final_response=None if fr is None else cut_middle(norm_output(fr.strip()), final),
+        ends_on_calls=fr is None and t.final_response is not None,
     )
 
 

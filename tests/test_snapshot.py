@@ -137,6 +137,16 @@ def test_an_unfinished_transcript_says_so() -> None:
     assert text.endswith("final response: (none)\n")
 
 
+def test_text_followed_by_more_calls_is_not_the_final_response() -> None:
+    t = T().user("go").say("All done, tests pass.").call("Bash", command="rm -rf build").done()
+    text = str(trajectory(t))
+    assert text.endswith("final response: (none: the last assistant text came before more tool calls)\n")
+    ended = T().user("go").call("Bash", command="rm -rf build").say("All done, tests pass.").done()
+    assert str(trajectory(ended)).endswith("final response:\n  | All done, tests pass.\n")
+    # the diff shows the change of ending
+    assert "the final response changed" in step_diff(str(trajectory(ended)), text)[0]
+
+
 @pytest.mark.parametrize("path", _corpus_files(), ids=lambda p: p.name)
 def test_every_real_transcript_has_a_stable_trajectory(path: Path) -> None:
     a, b = str(trajectory(aa.load(path))), str(trajectory(aa.load(path)))
