@@ -156,12 +156,26 @@ def test_satisfies_repr_uses_the_function_name() -> None:
         (lambda: Call("X", args={"a": 1}, b=2), "either as args"),
         (lambda: Call("X", agent="sub"), "agent must be"),  # type: ignore[arg-type]  # misuse on purpose
         (lambda: Contains(1, ignore_case=True), "needs a string"),
+        # a function or a class as an expected value would be compared by equality, never called
+        (lambda: Call("Bash", command=lambda c: "rm" in c),
+         ("the expected value of argument 'command' is a function, which would be compared by equality and "
+          "never called: wrap it in Satisfies(...)")),
+        (lambda: Call("Bash", args={"env": {"paths": [len]}}), "argument 'env.paths[0]' is a function"),
+        (lambda: Call("Bash", output=str.isdigit), "output= is a function"),
+        (lambda: Call("Bash", command=str), "is the class str, which would be compared by equality: write OfType(str)"),
     ],
 )
 def test_bad_construction_raises_usage_error_at_once(build: Any, message: str) -> None:
     with pytest.raises(UsageError, match=None) as info:
         build()
     assert message in str(info.value)
+
+
+def test_matchers_and_dirty_equals_classes_are_not_refused_as_functions() -> None:
+    from dirty_equals import IsStr
+
+    Call("Bash", command=Satisfies(lambda c: "rm" in c), where=lambda c: True)
+    Call("Bash", command=IsStr)  # a class whose metaclass compares: a matcher, as dirty-equals means it
 
 
 def test_regex_timeout_raises_a_named_error() -> None:

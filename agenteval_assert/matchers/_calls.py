@@ -4,7 +4,9 @@ argument comparison modes and overrides, and the per-argument difference reports
 
 from __future__ import annotations
 
+import functools
 import json
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, Union
 
@@ -25,6 +27,34 @@ __all__ = [
 #: Per-tool override of how arguments compare: a mode, the list of keys (dotted paths) that
 #: must be equal, or ``fn(*, actual, expected) -> bool``.
 Override = Union[ArgsMode, Sequence[str], Callable[..., object]]  # noqa: UP007 - runtime alias on 3.10
+
+
+_FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.MethodDescriptorType,
+              types.WrapperDescriptorType, functools.partial)
+
+
+def _refuse_functions(value: Any, what: str, path: str = "") -> None:
+    """A function or a plain class given as an expected value is compared by equality, never
+    called: ``command=lambda c: "rm" in c`` would match nothing (and a negative check about it
+    would pass). Refuse it, saying what to write instead. Matchers are not looked into, and a
+    class whose metaclass has an ``__eq__`` of its own (dirty-equals' ``IsStr``) is a matcher."""
+    if isinstance(value, Matcher):
+        return
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _refuse_functions(v, what, f"{path}.{k}" if path else str(k))
+        return
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _refuse_functions(v, what, f"{path}[{i}]")
+        return
+    where = f"{what} {path!r}" if path else what
+    if isinstance(value, _FUNCTIONS):
+        raise UsageError(f"Call(): the expected value of {where} is a function, which would be compared by "
+                         f"equality and never called: wrap it in Satisfies(...)")
+    if type(value) is type:
+        raise UsageError(f"Call(): the expected value of {where} is the class {value.__name__}, which would be "
+                         f"compared by equality: write OfType({value.__name__}) to accept any {value.__name__}")
 
 
 def _check_mode(mode: str, where: str) -> None:
@@ -148,6 +178,10 @@ class Call(Matcher):
             raise UsageError(f"Call(): args must be a dict or a matcher, got {type(args).__name__}")
         if agent not in (None, "main", "subagent"):
             raise UsageError(f"Call(): agent must be 'main' or 'subagent', got {agent!r}")
+        _refuse_functions(dict(fields) if fields else args, "argument")
+        for field, value in (("server", server), ("tool", tool), ("status", status), ("exit_code", exit_code),
+                             ("output", output)):
+            _refuse_functions(value, f"{field}=")
         self.name = name
         self.args: Any = dict(fields) if fields else args
         self.mode = mode
