@@ -141,6 +141,7 @@ def result_from_dict(d: dict[str, Any]) -> TranscriptResult:
         format=d.get("format"),
         agent=d.get("agent"),
         tool_calls=d.get("tool_calls"),
+        subagent_tool_calls=d.get("subagent_tool_calls"),
         steps=d.get("steps"),
         health=None
         if h is None

@@ -201,6 +201,7 @@ class TranscriptResult:
             through an eval suite).
         format / agent: as detected; ``None`` when the input could not be read.
         tool_calls / steps: the main agent's tool calls and the transcript's steps.
+        subagent_tool_calls: the calls its subagents made (``None`` when not read).
         health: a summary of ``Transcript.health``; ``None`` when the input could not be read.
         checks: every check result in the order the checks ran (``CheckResult`` detached from
             the transcript, or ``SkippedCheck``).
@@ -219,6 +220,7 @@ class TranscriptResult:
     tool_calls: int | None = None
     steps: int | None = None
     health: HealthSummary | None = None
+    subagent_tool_calls: int | None = None
     checks: tuple[CheckEntry, ...] = ()
     eval: str | None = None
     context: str | None = None
@@ -251,6 +253,7 @@ class TranscriptResult:
             format=transcript.format,
             agent=transcript.agent,
             tool_calls=len(transcript.tool_calls),
+            subagent_tool_calls=sum(len(s.tool_calls) for s in transcript.subagents),
             steps=len(transcript.steps),
             health=HealthSummary.of(transcript.health),
             checks=tuple(c if isinstance(c, SkippedCheck) else detach(c) for c in checks),
@@ -450,6 +453,7 @@ def result_to_dict(r: TranscriptResult) -> dict[str, Any]:
         "format": r.format,
         "agent": r.agent,
         "tool_calls": r.tool_calls,
+        "subagent_tool_calls": r.subagent_tool_calls,
         "steps": r.steps,
         "health": _health_to_dict(r.health),
         "eval": r.eval,

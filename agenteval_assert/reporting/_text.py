@@ -40,11 +40,14 @@ def check_lines(entries: Iterable[CheckEntry], *, verbose: bool = False) -> list
 
 
 def header_line(r: TranscriptResult) -> str:
-    """``path  format  N tool calls  N steps`` (a sandbox also names its eval and how it was read)."""
+    """``path  format  N tool calls (+M by subagents)  N steps`` (a sandbox also names its eval and
+    how it was read)."""
     head = f"{printable(r.name, one_line=True)}  "
     if r.eval:
         head += f"{r.eval}  "
     calls = "? tool calls" if r.tool_calls is None else _plural(r.tool_calls, "tool call")
+    if r.subagent_tool_calls:
+        calls += f" (+{r.subagent_tool_calls} by subagents)"
     steps = "? steps" if r.steps is None else _plural(r.steps, "step")
     head += f"{r.format}  {calls}  {steps}"
     if r.context:
