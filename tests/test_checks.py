@@ -518,7 +518,9 @@ def test_commands_that_may_write_unnamed_files_make_absence_inconclusive() -> No
         "#1 command_execution(command='make build 2>&1 | tail -5')  make runs build rules that may write any file",
     ]
     assert r.notes[-1] == ("pass ignore_unknown_writes=True to accept that these commands left the file alone, "
-                           "or a list of the programs to trust (['make', 'npm test'])")
+                           "or a list of the programs to trust (['codegen.sh', 'make build'])")
+    # the list suggested is one that works
+    assert c.check_file_not_changed(t, "src/x.ts", ignore_unknown_writes=["codegen.sh", "make build"]).status is P
     assert c.check_file_not_changed(t, "src/x.ts", ignore_unknown_writes=True).status is P
     plain = T(fmt="codex-exec").user("x").call("command_execution", kind="shell", command="npx tsc --noEmit",
                                                 exit_code=0).say("ok").done()
