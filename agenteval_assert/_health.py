@@ -12,7 +12,7 @@ from collections.abc import Callable
 from .model import Location, Message, Transcript
 from .results import CheckResult, Evidence, Status, _plural  # not checks._common: start-up
 
-__all__ = ["HEALTH_CHECKS", "REPLY_THEN_ACTION_FORMATS", "health_checks"]
+__all__ = ["HEALTH_CHECKS", "REPLY_THEN_ACTION_FORMATS", "health_checks", "not_applicable"]
 
 #: Formats whose agent acts after the reply that asks for the action: a SWE-agent or
 #: mini-swe-agent step's command follows its thought (and a run ends on a submission command,
@@ -195,6 +195,19 @@ HEALTH_CHECKS: tuple[Callable[[Transcript], CheckResult], ...] = (
     check_no_unhandled_tool_error,
     check_no_run_errors,
 )
+
+
+def not_applicable(check: Callable[[Transcript], CheckResult], t: Transcript) -> str | None:
+    """Why a health check does not apply to *t*, or ``None``: ``check`` (the command line) then
+    reports it as skipped, which is neither a pass nor a doubt about the run. Only
+    ``no_unhandled_tool_error`` on a transcript none of whose calls has a recorded outcome (Aider,
+    text-action SWE-agent, API message lists without tool results): the check would be
+    INCONCLUSIVE on every such run, whatever the agent did. Called as a function, the check
+    itself stays INCONCLUSIVE there."""
+    if check is check_no_unhandled_tool_error and t.tool_calls \
+            and not any(c.outcome_recorded for c in t.tool_calls):
+        return f"{t.format} records no outcome for its tool calls: whether the last one failed cannot be told"
+    return None
 
 
 def health_checks(t: Transcript) -> list[CheckResult]:

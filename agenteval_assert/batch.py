@@ -312,16 +312,21 @@ def _import_function(ref: str) -> CheckFn:
     return fn
 
 
-def _run_checks(fns: Sequence[CheckFn], t: Transcript) -> list[CheckResult]:
-    from ._health import HEALTH_CHECKS
+def _run_checks(fns: Sequence[CheckFn], t: Transcript) -> list[CheckResult | SkippedCheck]:
+    from ._health import HEALTH_CHECKS, not_applicable
 
-    # Built-in health checks return their result (named after the check); any other function
-    # runs as a checks-file function does (its exceptions become FAIL or ERROR results).
+    # Built-in health checks return their result (named after the check), or are skipped where
+    # they cannot apply to the format; any other function runs as a checks-file function does
+    # (its exceptions become FAIL or ERROR results).
+    def health(fn: CheckFn) -> CheckResult | SkippedCheck:
+        why = not_applicable(fn, t)
+        return fn(t) if why is None else SkippedCheck(fn.__name__.removeprefix("check_"), why)
+
     if all(fn in HEALTH_CHECKS for fn in fns):
-        return [fn(t) for fn in fns]  # start-up: `check FILE` imports no checks-file machinery
+        return [health(fn) for fn in fns]  # start-up: `check FILE` imports no checks-file machinery
     from ._checks_file import run_check
 
-    return [fn(t) if fn in HEALTH_CHECKS else run_check(fn, t) for fn in fns]
+    return [health(fn) if fn in HEALTH_CHECKS else run_check(fn, t) for fn in fns]
 
 
 #: Names that say "transcript": a file found in a directory under such a name that no format

@@ -99,3 +99,22 @@ def test_a_lost_result_is_not_a_failure_and_absence_is_inconclusive() -> None:
     r = check_failures_not_reported_as_success(aa.parse(damaged))
     assert r.status is Status.INCONCLUSIVE
     assert "failed" not in " ".join(e.text for e in r.evidence)
+
+
+def test_a_format_that_records_no_outcome_skips_the_unhandled_error_check_in_check() -> None:
+    from agenteval_assert._health import HEALTH_CHECKS, not_applicable
+    from agenteval_assert.batch import check_one
+
+    path = SAMPLES / "swe-agent" / "swe-agent-6e44b9-sweagenttestrepo.traj"
+    t = aa.load(path)
+    # called as a function the check stays honest: it cannot tell
+    assert check_no_unhandled_tool_error(t).status is Status.INCONCLUSIVE
+    assert not_applicable(check_no_unhandled_tool_error, t) == (
+        "swe-agent records no outcome for its tool calls: whether the last one failed cannot be told")
+    (result,) = check_one(str(path))
+    entries = {c.name: c.status for c in result.checks}
+    assert entries["no_unhandled_tool_error"] == "skip"
+    assert result.status.value == "passed"
+    # a format that records outcomes keeps the check, even when one call's outcome is missing
+    clean = aa.load(SAMPLES / "claude-session" / "spotter-2.1.38-short.jsonl")
+    assert all(not_applicable(check, clean) is None for check in HEALTH_CHECKS)
