@@ -1284,3 +1284,20 @@ def test_the_failure_hints_are_the_words_the_unrolled_test_looks_for() -> None:
 
     assert all(_safety._hinted(h.upper()) for h in _safety._FAILURE_HINTS)
     assert not _safety._hinted("all good")
+
+
+def test_negative_checks_on_a_name_called_in_another_case_are_inconclusive() -> None:
+    # OpenCode names its shell tool `bash`; a check written for Claude Code says `Bash`
+    t = _load(Path(__file__).resolve().parent / "corpus-more" / "opencode" / "takopi-run-json-bash-echo.jsonl")
+    r = c.check_tool_not_called(t, "Bash")
+    assert r.status is I
+    assert r.summary == ("inconclusive: expected no Bash call, found none, but 'bash' was called 1 time "
+                         "(tool names are case-sensitive)")
+    assert r.evidence[0].location is not None and r.evidence[0].location.line == 2
+    assert r.notes[-1] == "name the tool as the transcript does ('bash'), or check both names"
+    r = c.check_tools_not_called(t, ["Bash", "Write"])
+    assert r.status is I and "'bash' was called 1 time" in r.summary
+    # the name as logged decides; names with no twin keep their verdicts
+    assert c.check_tool_not_called(t, "bash").status is F
+    assert c.check_tool_not_called(t, "Read").status is P
+    assert c.check_tools_not_called(t, ["Read", "write"]).status is P

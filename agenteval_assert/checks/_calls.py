@@ -15,6 +15,8 @@ from ._common import (
     _agents_hint,
     _calls_word,
     _candidates,
+    _case_twin_result,
+    _case_twins,
     _check_bool,
     _echo,
     _evidence,
@@ -149,6 +151,8 @@ def check_tool_called(
         return _fail(name, t, expected, str(n), echo, ev, notes=hint, positive=False)
     ev = _evidence(t, matched)
     found = "none" if n == 0 else str(n)
+    if hi == 0 and not cands and (twins := _case_twins(t, [spec], include_subagents)):
+        return _case_twin_result(name, t, expected, echo, twins)
     if hi is not None:
         return _negative(
             name, t, assume_complete=assume_complete, expected=expected, found=found,
@@ -270,6 +274,8 @@ def check_tools_not_called(
             "tools_not_called", t, expected, _plural(len(bad), "call"), echo,
             _evidence(t, bad), positive=False,
         )
+    if twins := _case_twins(t, _specs(denied, "check_tools_not_called"), include_subagents):
+        return _case_twin_result("tools_not_called", t, expected, echo, twins)
     return _negative(
         "tools_not_called", t, assume_complete=assume_complete, expected=expected, found="none",
         check=echo,

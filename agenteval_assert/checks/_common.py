@@ -373,6 +373,42 @@ def _name_hint(t: Transcript, spec: Call, include_subagents: bool) -> list[str]:
     return notes
 
 
+def _case_twins(t: Transcript, specs: Sequence[Call], include_subagents: bool
+                ) -> list[tuple[str, str, list[ToolCall]]]:
+    """For each expected plain name that no call has, the called names equal to it but for case
+    (``Bash`` asked, ``bash`` called: OpenCode, Codex and Claude name their shell tools
+    differently): ``(asked, called, calls)``. A negative check resting on such a name would
+    pass on a call the test almost certainly meant."""
+    pool = _pool(t, include_subagents)
+    by_lower: dict[str, dict[str, list[ToolCall]]] = {}
+    for c in pool:
+        by_lower.setdefault(c.name.lower(), {}).setdefault(c.name, []).append(c)
+    out = []
+    for s in specs:
+        asked = s.literal_name
+        if asked is None:
+            continue
+        twins = by_lower.get(asked.lower(), {})
+        if asked in twins:
+            continue
+        for called, calls in twins.items():
+            out.append((asked, called, calls))
+    return out
+
+
+def _case_twin_result(name: str, t: Transcript, expected: str, check: str,
+                      twins: list[tuple[str, str, list[ToolCall]]]) -> CheckResult:
+    """INCONCLUSIVE: no call of the name asked, but calls of the same name in another case."""
+    _, called, calls = twins[0]
+    but = f"{called!r} was called {_plural(len(calls), 'time')} (tool names are case-sensitive)"
+    return CheckResult.inconclusive(
+        name, expected, "none", _evidence(t, [c for _, _, cs in twins for c in cs]), but=but,
+        notes=(*(f"{c!r} was called {_plural(len(cs), 'time')}, not {a!r}" for a, c, cs in twins[1:]),
+               f"name the tool as the transcript does ({called!r}), or check both names"),
+        check=check,
+    )
+
+
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
         raise UsageError(f"{name} must be True or False, got {value!r}")
