@@ -1301,3 +1301,17 @@ def test_negative_checks_on_a_name_called_in_another_case_are_inconclusive() -> 
     assert c.check_tool_not_called(t, "bash").status is F
     assert c.check_tool_not_called(t, "Read").status is P
     assert c.check_tools_not_called(t, ["Read", "write"]).status is P
+
+
+def test_order_failures_name_the_calls_by_the_specs_they_matched() -> None:
+    # two calls of one tool: the summary must say which is which, not "#0 shellToolCall before #1 shellToolCall"
+    t = _load(Path(__file__).resolve().parent / "corpus-more" / "cursor-cli" / "cursor-hack-parallel-shell.jsonl")
+    r = c.check_called_before(t, Call("shellToolCall", command="sleep 4"), Call("shellToolCall", command="sleep 6"))
+    assert r.status is F
+    assert r.summary == (
+        "expected shellToolCall(command='sleep 4') before shellToolCall(command='sleep 6'), found the first "
+        "shellToolCall(command='sleep 6') at #0, before the first shellToolCall(command='sleep 4') at #1")
+    assert [e.location.line for e in r.evidence if e.location] == [4, 5]
+    ok = c.check_called_after(t, Call("shellToolCall", command="sleep 6"), Call("shellToolCall", command="sleep 4"))
+    assert ok.status is P and ok.found == ("the first shellToolCall(command='sleep 6') at #0, before the first "
+                                           "shellToolCall(command='sleep 4') at #1")

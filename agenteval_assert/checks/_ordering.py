@@ -423,10 +423,13 @@ def _before(
         return _fail(name, t, expected, f"no {' and no '.join(missing)} call", echo,
                      _evidence(t, (a_calls or b_calls)[:1]), nearest)
     pivot = a_calls[-1] if every else a_calls[0]
+    # the calls named by the specs they matched: two calls of one tool differ by their arguments
+    first_a = f"{'the last' if every and len(a_calls) > 1 else 'the first'} {a.label()} at #{pivot.index}"
+    first_b = f"the first {b.label()} at #{b_calls[0].index}"
     if pivot.index < b_calls[0].index:
-        return _pass(name, expected, f"#{pivot.index} {pivot.name} before #{b_calls[0].index} {b_calls[0].name}",
+        return _pass(name, expected, f"{first_a}, before {first_b}",
                      echo, [Evidence.from_call(pivot), Evidence.from_call(b_calls[0])], (pivot, b_calls[0]))
-    found = f"#{b_calls[0].index} {b_calls[0].name} before #{pivot.index} {pivot.name}"
+    found = f"{first_b}, before {first_a}"
     return _fail(name, t, expected, found, echo,
                  [Evidence.from_call(b_calls[0], "too early"), Evidence.from_call(pivot)], positive=False)
 
