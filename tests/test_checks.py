@@ -1312,6 +1312,6 @@ def test_order_failures_name_the_calls_by_the_specs_they_matched() -> None:
         "expected shellToolCall(command='sleep 4') before shellToolCall(command='sleep 6'), found the first "
         "shellToolCall(command='sleep 6') at #0, before the first shellToolCall(command='sleep 4') at #1")
     assert [e.location.line for e in r.evidence if e.location] == [4, 5]
-    ok = c.check_called_after(t, Call("shellToolCall", command="sleep 6"), Call("shellToolCall", command="sleep 4"))
+    ok = c.check_called_after(t, Call("shellToolCall", command="sleep 4"), Call("shellToolCall", command="sleep 6"))
     assert ok.status is P and ok.found == ("the first shellToolCall(command='sleep 6') at #0, before the first "
                                            "shellToolCall(command='sleep 4') at #1")
