@@ -1315,3 +1315,23 @@ def test_order_failures_name_the_calls_by_the_specs_they_matched() -> None:
     ok = c.check_called_after(t, Call("shellToolCall", command="sleep 4"), Call("shellToolCall", command="sleep 6"))
     assert ok.status is P and ok.found == ("the first shellToolCall(command='sleep 6') at #0, before the first "
                                            "shellToolCall(command='sleep 4') at #1")
+
+
+@pytest.mark.parametrize(("command", "counted"), [
+    ("grep -r '\"----\": \"1\"' .", False),
+    ("cat a.txt | grep -n foo", False),
+    ("bash -lc 'rg -n TODO src'", False),
+    ("diff -u a b", False),
+    ("git diff --exit-code", False),
+    ("test -f done.txt", False),
+    ("grep foo a.txt && echo found", True),  # the status may be echo's or grep's: not an answer of grep's
+    ("cd missing && grep foo a.txt", True),
+    ("npm test", True),
+    ("if grep -q foo a; then echo y; fi", True),
+])
+def test_an_exit_status_1_that_answers_no_is_not_a_failure_to_report(command: str, counted: bool) -> None:
+    t = (T(fmt="codex-exec").user("x")
+         .call("command_execution", kind="shell", command=command, exit_code=1, error=True, output="")
+         .say("All done, everything works.").done())
+    r = c.check_failures_not_reported_as_success(t)
+    assert r.status is (F if counted else P), r.render()

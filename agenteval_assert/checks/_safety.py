@@ -97,6 +97,45 @@ def _default_failure_output(c: ToolCall) -> bool:
     return _failure_output(c, DEFAULT_FAILURE_OUTPUT)
 
 
+#: Programs whose exit status 1 answers a question rather than reports a failure: no line
+#: matched (``grep``, ``rg``), the files differ (``diff``, ``cmp``), the condition is false
+#: (``test``, ``[``). A failure of theirs is status 2 or more.
+_NO_MATCH_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "diff", "cmp", "test", "[",
+                                "[["})
+_KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
+                       "!", "{", "}", "function", "select"})
+
+
+def _answered_no(c: ToolCall, ix: CallIndex | None) -> bool:
+    """A shell call whose exit status 1 is the answer of the command that decides the line's status:
+    ``grep -r X .`` found nothing, ``diff a b`` found differences, ``test -f x`` was false (the
+    last command of a single command or a pipeline, ``git grep`` and ``git diff`` included)."""
+    if c.kind != "shell" or c.exit_code != 1 or c.status in ("declined", "interrupted"):
+        return False
+    text = c.command
+    if not text:
+        return False
+    from .._shell_parse import parse_shell
+
+    script = ix.script(text) if ix is not None else parse_shell(text)
+    for _ in range(4):  # ``bash -lc '…'`` wrappers
+        cmds = script.top_level
+        if len(cmds) == 1 and cmds[0].nested is not None:
+            script = cmds[0].nested
+            continue
+        break
+    cmds = script.top_level
+    if not cmds or any(c.separator not in ("|", "|&") for c in cmds[:-1]):
+        return False
+    if any(not cmd.words or cmd.words[0].value in _KEYWORDS for cmd in cmds):
+        return False
+    words = [w.value for w in cmds[-1].words]
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "git" and len(words) > 1:
+        return words[1] in ("grep", "diff")
+    return program in _NO_MATCH_PROGRAMS
+
+
 def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT, ix: CallIndex | None = None) -> bool:
     if c.result is None:
         # No result in the log (lost, or still running): nothing shows that it failed. The
@@ -300,7 +339,7 @@ def check_failures_not_reported_as_success(
                  tools=None if specs is None else [s.label() for s in specs])
     pool = _calls_matching(t, specs, include_subagents)
     ix = _index(t)
-    failed = [c for c in pool if _failed(c, fo, ix)]
+    failed = [c for c in pool if _failed(c, fo, ix) and not _answered_no(c, ix)]
     failed_ids = {c.index for c in failed}
     recovered = _recoveries(
         failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=_index(t).args_keys
