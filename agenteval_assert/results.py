@@ -128,13 +128,20 @@ class Evidence:
     def text(self) -> str:
         """The one-line description."""
         if not self._text and self._call is not None:
-            text = f"#{self._call.index} {describe_call(self._call)}"
-            if self._call.agent_id is not None:  # a subagent's call, not the main agent's
-                text += f"  [subagent {self._call.agent_id}]"
-            if self._note:
-                text += f"  {self._note}"
-            object.__setattr__(self, "_text", text)  # computed once, on first use
+            head, tail = self._call_parts(self._call)
+            object.__setattr__(self, "_text", head + tail)  # computed once, on first use
         return self._text
+
+    def _call_parts(self, call: ToolCall) -> tuple[str, str]:
+        """``#3 Bash(command='…')`` and what follows it (the outcome tag, the subagent, the note):
+        a long description is cut in its arguments, never in what follows them."""
+        head, tags = describe_call_parts(call)
+        tail = tags
+        if call.agent_id is not None:  # a subagent's call, not the main agent's
+            tail += f"  [subagent {call.agent_id}]"
+        if self._note:
+            tail += f"  {self._note}"
+        return f"#{call.index} {head}", tail
 
     def _key(self) -> tuple[object, ...]:
         return (self.text, self.location, self.call_id, self.step, self.detail)
@@ -154,14 +161,31 @@ class Evidence:
 
     def render(self, limit: int = MAX_VALUE) -> list[str]:
         where = printable(str(self.location), one_line=True) if self.location is not None else "(no location)"
-        lines = [f"{where}  {cut_middle(redact(self.text), limit)}"]
+        text = redact(self.text)
+        if len(text) > limit and self._call is not None:
+            head, tail = self._call_parts(self._call)
+            if head + tail == self._text:  # described from its call: cut the arguments, keep the rest
+                tail = cut_middle(redact(tail), limit // 2)
+                text = cut_middle(redact(head), max(limit - len(tail), 40)) + tail
+            else:
+                text = cut_middle(text, limit)
+        else:
+            text = cut_middle(text, limit)
+        lines = [f"{where}  {text}"]
         if self.detail:
             lines.append(f"    {cut_middle(redact(self.detail), limit)}")
         return lines
 
 
 def describe_call(call: ToolCall, limit: int = 120) -> str:
-    """``Bash(command='npm test')  exit_code=1`` style one-liner for a call."""
+    """``Bash(command='npm test')  [error, exit_code=1]`` style one-liner for a call."""
+    head, tags = describe_call_parts(call, limit)
+    return head + tags
+
+
+def describe_call_parts(call: ToolCall, limit: int = 120) -> tuple[str, str]:
+    """``describe_call`` in two parts: ``Bash(command='npm test')`` and its outcome tag
+    (``  [error, exit_code=1]``, ``""`` for a success)."""
     if call.command is not None:
         args = f"command={short_repr(call.command, limit)}"
     elif call.arguments:
@@ -175,17 +199,17 @@ def describe_call(call: ToolCall, limit: int = 120) -> str:
         args = short_repr(call.raw_arguments, 60)
     else:
         args = ""
-    out = f"{call.name}({args})"
+    tag = ""
     if not call.outcome_recorded:
-        out += "  [outcome not recorded]"
+        tag = "  [outcome not recorded]"
     elif call.result is None:
-        out += "  [no result]"
+        tag = "  [no result]"
     elif call.is_error:
-        out += "  [error"
+        tag = "  [error"
         if call.exit_code not in (None, 0):
-            out += f", exit_code={call.exit_code}"
-        out += "]"
-    return out
+            tag += f", exit_code={call.exit_code}"
+        tag += "]"
+    return f"{call.name}({args})", tag
 
 
 @attrs.define(frozen=True, slots=True)

@@ -274,3 +274,17 @@ def test_the_result_constructors_write_the_summary_line_every_check_writes() -> 
     assert CheckResult.inconclusive("x", "a", "b", summary="inconclusive: said otherwise").summary == (
         "inconclusive: said otherwise")
     assert CheckResult.failing("x", "a call", "none").summary == "expected a call, found none"
+
+
+def test_a_long_call_description_is_cut_in_its_arguments_not_in_its_outcome_tag() -> None:
+    from ._build import T
+
+    t = T().user("go").call("Edit", path="/a/very/long/path/" * 12 + "x.py", output="boom", error=True).say("no").done()
+    (call,) = t.tool_calls
+    ev = Evidence.from_call(call, "edit /a/very/long/path/x.py, failed")
+    (line,) = ev.render(120)
+    assert line.endswith("  [error]  edit /a/very/long/path/x.py, failed")
+    assert "...[" in line  # the arguments were cut
+    # a description given as text is cut in the middle as before
+    (plain,) = Evidence("x" * 300).render(120)
+    assert "...[" in plain and len(plain) < 160
