@@ -277,8 +277,6 @@ def test_the_result_constructors_write_the_summary_line_every_check_writes() -> 
 
 
 def test_a_long_call_description_is_cut_in_its_arguments_not_in_its_outcome_tag() -> None:
-    from ._build import T
-
     t = T().user("go").call("Edit", path="/a/very/long/path/" * 12 + "x.py", output="boom", error=True).say("no").done()
     (call,) = t.tool_calls
     ev = Evidence.from_call(call, "edit /a/very/long/path/x.py, failed")
