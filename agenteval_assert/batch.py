@@ -451,6 +451,10 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
         # Results are detached from their transcript: the transcripts go when this returns.
         out = []
         for name, member, t in members:
+            if member is not None and len(members) > 1 and _idle(t):
+                out.append(TranscriptResult(name=name, path=inp.path, member=member, problem="skipped",
+                                            error="a run with no prompt and no agent activity (nothing to check)"))
+                continue
             results = _run_checks(fns, t)
             if checks.extra is not None:
                 results.extend(checks.extra(t))
@@ -462,6 +466,16 @@ def check_one(inp: Input | str | os.PathLike[str], checks: Checks | None = None,
         what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
         return [TranscriptResult.crashed(inp.path, what,
                                           kind=_kind(inp))]
+
+
+def _idle(t: Transcript) -> bool:
+    """A member of a file that holds several runs in which nobody asked or did anything (an Aider
+    session that only upgraded Aider): skipped, as a file that is not a transcript is. A file of
+    its own is never skipped this way: an empty transcript is checked, and does not pass."""
+    from .model import Message
+
+    return not t.all_tool_calls and not any(
+        isinstance(s, Message) and s.role in ("user", "assistant") and not s.meta for s in t.steps)
 
 
 _OUTCOME_STATUS = {

@@ -363,9 +363,13 @@ def test_summary_json_lines_keep_a_multi_run_files_members_in_its_line_and_check
     assert doc["format"] == "aider" and len(doc["members"]) > 1
     assert all(m["path"] == f"{doc['path']}#{m['member']}" for m in doc["members"])
     code, out, _ = run("check", "samples/aider", "-j", "1", "--output-format", "json")
-    names = [t["name"] for t in json.loads(out)["transcripts"]]
-    assert names == [m["path"] for m in doc["members"]]
-    assert {t["member"] for t in json.loads(out)["transcripts"]} == {m["member"] for m in doc["members"]}
+    report = json.loads(out)
+    names = [t["name"] for t in report["transcripts"]]
+    # a session with no prompt and no activity is listed under `skipped`, by its member name
+    idle = [s["path"] for s in report["skipped"]]
+    assert idle == [f"{doc['path']}#session-5"]
+    assert names == [m["path"] for m in doc["members"] if m["path"] not in idle]
+    assert {t["member"] for t in report["transcripts"]} == {m["member"] for m in doc["members"]} - {"session-5"}
 
 
 @pytest.mark.parametrize("fmt", ["json", "junit", "jsonl", "markdown", "github"])

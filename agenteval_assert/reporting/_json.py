@@ -55,7 +55,7 @@ def run_to_dict(results: Iterable[TranscriptResult]) -> dict[str, Any]:
     for r in results:
         totals.add(r)
         if r.problem == "skipped":
-            skipped.append({"path": r.path, "reason": r.error or ""})
+            skipped.append({"path": r.name, "reason": r.error or ""})
         else:
             transcripts.append(result_to_dict(r))
     return {**_header(), "transcripts": transcripts, "skipped": skipped, "totals": totals_to_dict(totals)}
@@ -79,7 +79,7 @@ class JsonWriter:
     def add(self, r: TranscriptResult) -> None:
         self.totals.add(r)
         if r.problem == "skipped":
-            self._skipped.append({"path": r.path, "reason": r.error or ""})
+            self._skipped.append({"path": r.name, "reason": r.error or ""})
             return
         body = json.dumps(result_to_dict(r), indent=2, ensure_ascii=False)
         self._out.write(("\n" if self._first else ",\n") + _indent(body, 4))

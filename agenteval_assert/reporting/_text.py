@@ -89,9 +89,12 @@ def closing_block(totals: RunTotals, skipped: Iterable[TranscriptResult] = (), *
     skipped = list(skipped)
     n_skipped = max(skipped_count, len(skipped))
     if n_skipped:
-        lines.append(f"skipped {n_skipped} file{'s' if n_skipped != 1 else ''} that no format reads:")
+        if any(s.member is not None for s in skipped):  # runs of a file with nothing in them, too
+            lines.append(f"skipped {n_skipped} input{'s' if n_skipped != 1 else ''} with nothing to check:")
+        else:
+            lines.append(f"skipped {n_skipped} file{'s' if n_skipped != 1 else ''} that no format reads:")
         shown = skipped if verbose else skipped[:limit]
-        lines.extend(f"  {printable(s.path, one_line=True)}: {printable(s.error or '', one_line=True)}" for s in shown)
+        lines.extend(f"  {printable(s.name, one_line=True)}: {printable(s.error or '', one_line=True)}" for s in shown)
         if n_skipped > len(shown):
             lines.append(f"  ... and {n_skipped - len(shown)} more (-v lists all)")
     if totals.transcripts <= 1:
