@@ -490,7 +490,8 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
         return ExitCode.INPUT
     except AgentEvalError as exc:
         err.write(f"error: {exc}\n")
-        return ExitCode.USAGE
+        # a format plugin that failed while reading an input: that input was not read
+        return ExitCode.INPUT if getattr(exc, "path", None) is not None else ExitCode.USAGE
     except BrokenPipeError:  # pragma: no cover - standard error gone: nothing left to say it on
         return ExitCode.INTERNAL
     except KeyboardInterrupt:  # pragma: no cover

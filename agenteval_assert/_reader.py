@@ -261,6 +261,12 @@ class Source:
         if self._data is not None:
             return self._data[:size]
         assert self._stream is not None
+        if self._stream.closed:  # the records were all read: the file once more, for its first bytes
+            try:
+                with open(self.path, "rb") as fh:
+                    return fh.read(size)
+            except OSError:
+                return b""
         pos = self._stream.tell()
         chunk = self._stream.read(size)
         self._stream.seek(pos)
@@ -304,10 +310,31 @@ class Source:
             # torn/corrupt first JSONL line. The whole-document parse decides.
             try:
                 json.loads(self._whole())
-            except (ValueError, RecursionError):
+            except RecursionError:
                 return False
+            except ValueError:
+                return not self._next_lines_are_records()
             return True
         return not isinstance(obj, dict)
+
+    def _next_lines_are_records(self, lines: int = 20) -> bool:
+        """Whether one of the lines after the first (the first *lines* non-blank ones) is a JSON
+        object: then the file is JSONL whose first line is damaged. Otherwise it is one JSON
+        document that does not parse (a pretty-printed file cut short): its error is reported at
+        the line where the document broke, not as every line being unparsable."""
+        seen = 0
+        for raw in self._whole().removeprefix(_BOM).lstrip(_WS).split(b"\n")[1:]:
+            if not raw.strip(_WS):
+                continue
+            try:
+                if isinstance(json.loads(raw), dict):
+                    return True
+            except (ValueError, RecursionError):
+                pass
+            seen += 1
+            if seen >= lines:
+                break
+        return False
 
     # -- records ---------------------------------------------------------------------------
 
@@ -457,7 +484,17 @@ class Source:
         except RecursionError:
             st.unparsable.append(LineIssue(1, _NESTING, _excerpt(data[:60])))
             return
-        except ValueError as exc:  # pragma: no cover - the shape was decided by this very parse
+        except json.JSONDecodeError as exc:
+            # one document that does not parse (cut short, or corrupt inside): the line where it broke
+            text = exc.doc if isinstance(exc.doc, str) else ""
+            start = text.rfind("\n", 0, exc.pos) + 1
+            cut = exc.lineno >= text.rstrip().count("\n") + 1  # it broke on its last line: cut short
+            what = "the JSON document is cut short" if cut else "not valid JSON"
+            st.unparsable.append(LineIssue(exc.lineno, f"{what}: {exc.msg} (column {exc.colno})",
+                                           _excerpt(text[start : start + 60])))
+            st.truncated_tail = cut
+            return
+        except ValueError as exc:  # not UTF-8 text
             st.unparsable.append(LineIssue(1, f"not valid JSON: {exc}", _excerpt(data[:60])))
             return
         st.records = 1

@@ -394,9 +394,7 @@ def _screen(path: str) -> tuple[str | None, bool]:
 
 def _short(exc: AgentEvalError) -> str:
     reason = getattr(exc, "reason", None)
-    text = str(reason if reason is not None else exc)
-    cut = text.find(" (tried ")
-    return text[:cut] if cut > 0 else text
+    return str(reason if reason is not None else exc).split("\n", 1)[0]
 
 
 def _load_members(inp: Input, format: str | None) -> list[tuple[str, str | None, Transcript]]:

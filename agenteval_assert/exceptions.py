@@ -83,15 +83,22 @@ class UnknownFormatError(TranscriptError):
         list_tried: bool = True,
     ) -> None:
         self.tried = tuple(tried)
-        reasons = "; ".join(f"{fmt}: {why}" for fmt, why in self.tried)
         if expected is None:
-            expected = "one of " + ", ".join(fmt for fmt, _ in self.tried) if self.tried else ""
-        super().__init__(
-            f"{message} (tried {reasons})" if reasons and list_tried else message,
-            path=path,
-            line=line,
-            expected=expected,
-        )
+            expected = "one of: " + ", ".join(fmt for fmt, _ in self.tried) if self.tried else ""
+        super().__init__(message, path=path, line=line, expected=expected)
+        if self.tried and list_tried:
+            # one readable first line, then why each format said no: one per line, each bounded
+            reasons = "\n".join(f"  {fmt}: {_bounded(why)}" for fmt, why in self.tried)
+            self.args = (f"{self.args[0]}\n{reasons}",)
+
+
+#: The longest reason shown for one format in an ``UnknownFormatError`` message.
+_REASON_LIMIT = 200
+
+
+def _bounded(text: str) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= _REASON_LIMIT else one[: _REASON_LIMIT - 1] + "…"
 
 
 class FormatPluginError(AgentEvalError):
@@ -103,10 +110,14 @@ class FormatPluginError(AgentEvalError):
 
     Attributes:
         plugin: the entry point name (the format name the plugin declares).
+        path: the input the plugin was reading when it failed (its ``parse`` raised), ``None`` when
+            the plugin itself could not be used (not importable, not a parser). The command line
+            exits ``3`` (input not read) for the first, ``2`` for the second.
     """
 
-    def __init__(self, message: str, *, plugin: str) -> None:
+    def __init__(self, message: str, *, plugin: str, path: str | None = None) -> None:
         self.plugin = plugin
+        self.path = path
         super().__init__(message)
 
 

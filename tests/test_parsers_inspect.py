@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agenteval_assert as aa
+from agenteval_assert import checks as C
 from agenteval_assert._cli import ExitCode, main
 from agenteval_assert.results import Status
 
@@ -233,14 +234,44 @@ def test_archives_that_are_not_eval_logs_say_so(tmp_path: Path) -> None:
         aa.load(empty)
 
 
-def test_a_sample_member_that_is_not_json_is_damage_not_a_crash(tmp_path: Path) -> None:
+def test_a_sample_member_that_is_not_json_is_an_input_error_naming_the_member(tmp_path: Path) -> None:
     bad = tmp_path / "bad.eval"
     with zipfile.ZipFile(EVAL) as src, zipfile.ZipFile(bad, "w") as dst:
         for name in src.namelist():
             dst.writestr(name, src.read(name)[:100] if name.startswith("samples/") else src.read(name))
-    t = aa.load(bad)
-    assert not t.health.parsed_cleanly and t.steps == ()
-    assert t.health.unparsable[0].reason.startswith("samples/0_epoch_1.json: not readable JSON")
+    with pytest.raises(aa.TranscriptError, match="the archive member samples/0_epoch_1.json is not valid JSON") as exc:
+        aa.load(bad)
+    assert exc.value.path == f"{bad}#sample-0-epoch-1" and exc.value.line == 1
+    code, _, err = run("summary", str(bad))
+    assert code == ExitCode.INPUT and f"error: {bad}#sample-0-epoch-1:1: the archive member" in err
+
+
+def test_a_member_whose_compressed_bytes_are_corrupt_is_an_input_error(tmp_path: Path) -> None:
+    # was exit 70: zlib.error escaped zipfile's read of a member whose deflate data is damaged
+    data = bytearray(EVAL.read_bytes())
+    with zipfile.ZipFile(EVAL) as z:
+        info = next(i for i in z.infolist() if i.filename.startswith("samples/"))
+    start = info.header_offset + 30 + len(info.filename) + 20
+    data[start : start + 40] = bytes(b ^ 0x55 for b in data[start : start + 40])
+    bad = tmp_path / "corrupt.eval"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(aa.TranscriptError, match=r"the archive member samples/0_epoch_1\.json cannot be read") as exc:
+        aa.load(bad)
+    assert exc.value.path == f"{bad}#sample-0-epoch-1"
+    for argv in (["summary", str(bad)], ["check", str(bad)], ["summary", f"{bad}#sample-0-epoch-1"]):
+        code, _, err = run(*argv)
+        assert code == ExitCode.INPUT and "internal error" not in err, (argv, err)
+        assert f"{bad}#sample-0-epoch-1" in err
+
+
+def test_a_sample_whose_messages_are_not_a_list_is_damaged(tmp_path: Path) -> None:
+    # was exit 70: TypeError "object of type 'int' has no len()"
+    p = tmp_path / "odd.json"
+    p.write_text('{"version":2,"status":"success","eval":{},"samples":[{"messages":5}]}')
+    t = aa.load(p)
+    assert not t.health.complete and "messages is a JSON int" in t.health.damaged[0].reason
+    assert C.check_tool_not_called(t, "bash").status is Status.INCONCLUSIVE
+    assert run("summary", str(p))[0] == ExitCode.OK
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

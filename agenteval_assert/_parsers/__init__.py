@@ -142,9 +142,25 @@ def _detect(head: Sequence[Record], src: Source) -> FormatParser:
         else:
             msg = "no JSON records (only blank or # comment lines)"
             expected = "a transcript (JSON records)"
+        hint = _hint(src)
+        if hint:
+            msg += f"; {hint}"
         raise UnknownFormatError(path=src.path, tried=tried, line=line, message=msg, expected=expected,
                                  list_tried=False)
-    raise UnknownFormatError(path=src.path, tried=tried, line=line)
+    hint = _hint(src)
+    raise UnknownFormatError(path=src.path, tried=tried, line=line,
+                             message="not a transcript in any supported format" + (f"; {hint}" if hint else ""))
+
+
+def _hint(src: Source) -> str | None:
+    """What a file that no format read looks like, when it is nearly one (an Aider history that
+    lost its heading)."""
+    from ._aider import AiderParser
+
+    try:
+        return AiderParser.hint(src.head_bytes())
+    except Exception:  # noqa: BLE001 - only a hint: never hide the error it would be added to
+        return None
 
 
 def _detect_name(head: Sequence[Record], src: Source) -> str:
@@ -216,7 +232,10 @@ def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], 
     b = TranscriptBuilder(src.path, parser.name, parser.agent)
     b.document = src.document_text()
     with gc_paused():
-        parser.parse(chain(head, records), b)
+        if parser.name in _BUILTIN:
+            parser.parse(chain(head, records), b)
+        else:
+            _plugin_parse(parser, chain(head, records), b, src.path)
         if format not in (None, "auto") and not b.has_steps() and src.stats.records:
             n = src.stats.records
             b.note(f"the forced format {parser.name} recognised none of the file's "
@@ -227,6 +246,19 @@ def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], 
             b.note(f"the file is {src.stats.encoding.upper()} text: decoded to UTF-8 before reading "
                    "(the raw-text checks decode it the same way)")
         return b.build(src.stats)
+
+
+def _plugin_parse(parser: FormatParser, records: Iterator[Record], b: TranscriptBuilder, path: str) -> None:
+    """A plugin's ``parse``: an exception from it (other than an input error it raised on
+    purpose) is a ``FormatPluginError`` naming the plugin, not the library's internal error."""
+    from ._plugins import parse_failed
+
+    try:
+        parser.parse(records, b)
+    except TranscriptError:
+        raise
+    except Exception as exc:  # a plugin's bug is named as the plugin's
+        raise parse_failed(parser, exc, path) from exc
 
 
 def _foreign_records(parser: FormatParser, b: TranscriptBuilder, src: Source) -> None:

@@ -40,6 +40,8 @@ from ._common import Member, Members
 __all__ = ["AiderParser"]
 
 _HEADING = "# aider chat started at"
+#: Line starts of an Aider history besides its heading: a user message, Aider's token report.
+_MARKS = (b"#### ", b"> Tokens: ", b"> Applied edit to ", b"> Commit ")
 _TOKENS = re.compile(r"^Tokens: (.*?)\.(?: Cost: \$([\d.]+) message, \$([\d.]+) session\.)?\s*$")
 _AMOUNT = re.compile(r"^([\d.]+)(k|M)? (sent|received|cache write|cache hit)$")
 _SCALE = {None: 1, "k": 1_000, "M": 1_000_000}
@@ -251,6 +253,17 @@ class AiderParser:
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
         return "JSON records, not an Aider chat history (markdown starting with '# aider chat started at')"
+
+    @staticmethod
+    def hint(head: bytes) -> str | None:
+        """A hint for a file no format read that looks like an Aider chat history without its
+        ``# aider chat started at`` heading (a copy that lost its first line, an excerpt)."""
+        lines = head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:400]
+        marks = sum(ln.startswith(m) for ln in lines for m in _MARKS)
+        if marks >= 2 or any(ln.startswith((b"> Aider v", b"> /aider", b"> Main model:")) for ln in lines):
+            return ("it looks like an Aider chat history without its '# aider chat started at …' heading: "
+                    "read it with --format aider (format=\"aider\")")
+        return None
 
     def sniff_raw(self, head: bytes) -> str | None:
         for raw in head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:20]:

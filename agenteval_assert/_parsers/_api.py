@@ -170,6 +170,17 @@ def _str(v: Any) -> str | None:
     return v if isinstance(v, str) else None
 
 
+def _json_type(v: Any) -> str:
+    """The JSON name of *v*'s type, for messages (``list`` is an array, ``dict`` an object)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    return {"str": "string", "list": "array", "dict": "object"}.get(type(v).__name__, type(v).__name__)
+
+
 def _unwrap(r: dict[str, Any]) -> dict[str, Any]:
     """An Agents SDK run item (``{"type": "tool_call_item", "raw_item": {...}}``) → its raw item."""
     t = r.get("type")
@@ -512,7 +523,7 @@ def fingerprint(m: Any) -> str:
                 continue
             if k == "content":
                 parts = [v] if isinstance(v, str) else v if isinstance(v, list) else [v]
-                v = [p["text"] if isinstance(p, dict) and p.get("type") in _TEXT_PARTS and isinstance(p.get("text"), str)
+                v = [p["text"] if isinstance(p, dict) and _str(p.get("type")) in _TEXT_PARTS and isinstance(p.get("text"), str)
                      else p for p in parts]
                 v = "".join(v) if all(isinstance(p, str) for p in v) else v
             proj[k] = v
@@ -685,7 +696,14 @@ class _Run:
         u = _dict(resp.get("usage"))
         self.add_usage(_usage(u, self.fmt) if u else None)
         if resp.get("object") == "chat.completion":
-            choices = [c for c in resp.get("choices") or () if isinstance(c, dict)]
+            raw_choices = resp.get("choices")
+            if raw_choices is not None and not isinstance(raw_choices, list):
+                b.damaged(line, f"a chat.completion whose choices is a JSON {_json_type(raw_choices)}, not a list",
+                          resp)
+                return
+            choices = [c for c in raw_choices or () if isinstance(c, dict)]
+            if len(choices) != len(raw_choices or ()):
+                b.damaged(line, "a chat.completion choice that is not an object", resp)
             if not choices:
                 b.skip("chat.completion without choices")
                 return
@@ -701,11 +719,17 @@ class _Run:
             if reason == "content_filter":
                 b.note("the response's finish_reason is content_filter: the output was filtered")
             return
-        out = [o for o in resp.get("output") or () if isinstance(o, dict)]
-        lines = where.elements((*base, "output"), len(resp.get("output") or ()), line)
-        for i, item in enumerate(resp.get("output") or ()):
+        output = resp.get("output")
+        if output is not None and not isinstance(output, list):
+            b.damaged(line, f"a response whose output is a JSON {_json_type(output)}, not a list", resp)
+            output = None
+        out = [o for o in output or () if isinstance(o, dict)]
+        lines = where.elements((*base, "output"), len(output or ()), line)
+        for i, item in enumerate(output or ()):
             if isinstance(item, dict):
                 self.item(lines[i], _unwrap(item))
+            else:
+                b.damaged(lines[i], f"a response output item that is a JSON {_json_type(item)}, not an object", item)
         self.responded(*out)
         status = _str(resp.get("status"))
         if status == "failed":
@@ -804,7 +828,7 @@ class _Run:
         elif role == "tool":
             tcid = _str(m.get("tool_call_id"))
             if tcid is None:
-                b.skip("tool message without tool_call_id")
+                b.damaged(line, "tool message without a tool_call_id (its result answers no call)", m)
                 return
             self.unflagged += 1
             b.result(tcid, text=content_text(content), raw=None if isinstance(content, str) else content, line=line,
@@ -838,10 +862,12 @@ class _Run:
             b.message("assistant", text, line)
         calls = m.get("tool_calls")
         n = 0
+        if calls is not None and not isinstance(calls, list):
+            b.damaged(line, f"assistant tool_calls is a JSON {_json_type(calls)}, not a list", m)
         if isinstance(calls, list):
             for i, tc in enumerate(calls):
                 if not isinstance(tc, dict):
-                    b.skip("tool call that is not an object")
+                    b.damaged(line, f"a tool call that is a JSON {_json_type(tc)}, not an object", tc)
                     continue
                 tid = _str(tc.get("id"))
                 fn = tc.get("function")
@@ -854,7 +880,7 @@ class _Run:
                     self.call(tid, line, name=custom["name"], arguments={} if inp is None else {"input": inp},
                               suffix=f"#{i}")
                 else:
-                    b.skip("tool call without a function name")
+                    b.damaged(line, "a tool call without a function name", tc)
                     continue
                 n += 1
         fc = m.get("function_call")
@@ -895,7 +921,11 @@ class _Run:
                 b.skip(f"{role} message without text")
             return
         if not isinstance(content, list):
-            b.skip(f"{role} message without content")
+            if content is None:
+                b.skip(f"{role} message without content")
+            else:
+                b.damaged(line, f"{role} message content is a JSON {_json_type(content)}, "
+                          "not a string or a list of blocks", m)
             return
         texts: list[str] = []  # consecutive text blocks, with their separators
 
@@ -909,7 +939,7 @@ class _Run:
         prev_cited = False
         for i, block in enumerate(content):
             if not isinstance(block, dict):
-                b.skip("content block that is not an object")
+                b.damaged(line, f"a content block that is a JSON {_json_type(block)}, not an object", block)
                 continue
             bt = block.get("type")
             if bt == "text":
@@ -932,7 +962,7 @@ class _Run:
             elif bt in ("tool_use", "server_tool_use", "mcp_tool_use"):
                 name = _str(block.get("name"))
                 if name is None:
-                    b.skip(f"{bt} without a name")
+                    b.damaged(line, f"{bt} without a name", block)
                     continue
                 args, raw = decode_arguments(block.get("input"))
                 server = _str(block.get("server_name")) if bt == "mcp_tool_use" else None
@@ -951,7 +981,7 @@ class _Run:
         b = self.b
         tid = _str(block.get("tool_use_id"))
         if tid is None:
-            b.skip(f"{bt} without tool_use_id")
+            b.damaged(line, f"{bt} without a tool_use_id (its result answers no call)", block)
             return
         content = block.get("content")
         is_error = block.get("is_error") is True
@@ -1065,7 +1095,7 @@ class _Run:
             rid = _str(r.get("id"))
             cid = self.item_keys.get(rid, rid) if rid else None
         if cid is None:
-            b.skip(f"{t} without call_id")
+            b.damaged(line, f"{t} without a call_id (its result answers no call)", r)
             return
         out = r.get("output")
         is_error = False

@@ -1128,7 +1128,7 @@ def _first_session_id(path: Path) -> str | None:
                     continue
                 try:
                     rec = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     return None
                 return _str(rec.get("sessionId")) if isinstance(rec, dict) else None
     except OSError:

@@ -105,7 +105,7 @@ def decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
             return {}, value  # json.loads would fail at its first character (redacted text): no exception
         try:
             decoded = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses
             return {}, value
         if isinstance(decoded, dict):
             return decoded, None

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from .._builder import TranscriptBuilder
 from .._reader import ReadStats, Record, Shape, Source
 from ..exceptions import TranscriptError
-from ..model import LineIssue, Transcript, Usage
+from ..model import Transcript, Usage
 from ._common import Member, Members, as_dict, as_int, decode_arguments, tool_kind
 from ._jsondoc import DocumentLines
 
@@ -128,12 +128,16 @@ def _sample_transcript(path: str, sample: dict[str, Any], eval_spec: dict[str, A
         b.metadata["scores"] = {k: v.get("value") for k, v in scores.items() if isinstance(v, dict)}
     messages = sample.get("messages")
     if not isinstance(messages, list):
+        if messages is None:
+            b.note("the sample has no messages list")
+        else:
+            b.damaged(lines[0] if lines else 1,
+                      f"the sample's messages is a JSON {type(messages).__name__}, not a list", messages)
         messages = []
-        b.note("the sample has no messages list")
     for i, m in enumerate(messages):
         line = lines[i] if lines is not None and i < len(lines) else i + 1
         if not isinstance(m, dict):
-            b.skip("message that is not an object")
+            b.damaged(line, f"a message that is a JSON {type(m).__name__}, not an object", m)
             continue
         _message(b, m, line, att)
     first = lines[0] if lines else 1
@@ -193,10 +197,12 @@ def _message(b: TranscriptBuilder, m: dict[str, Any], line: int, att: dict[str, 
             b.message("assistant", text, line)
         calls = m.get("tool_calls")
         if not isinstance(calls, list):
+            if calls is not None:
+                b.damaged(line, f"assistant tool_calls is a JSON {type(calls).__name__}, not a list", calls)
             return
         for tc in calls:
             if not isinstance(tc, dict) or not isinstance(tc.get("id"), str) or not isinstance(tc.get("function"), str):
-                b.skip("tool call without id or function")
+                b.damaged(line, "a tool call without a string id and function", tc)
                 continue
             args, raw = decode_arguments(_resolve(tc.get("arguments"), att))
             name = tc["function"]
@@ -210,7 +216,7 @@ def _message(b: TranscriptBuilder, m: dict[str, Any], line: int, att: dict[str, 
     elif role == "tool":
         cid = m.get("tool_call_id")
         if not isinstance(cid, str):
-            b.skip("tool message without tool_call_id")
+            b.damaged(line, "tool message without a tool_call_id (its result answers no call)", m)
             return
         err = m.get("error")
         is_error = isinstance(err, dict)
@@ -219,6 +225,35 @@ def _message(b: TranscriptBuilder, m: dict[str, Any], line: int, att: dict[str, 
         b.result(cid, text=text, line=line, raw=m, is_error=is_error)
     else:
         b.unknown(f"message role {role}", m, line=line)
+
+
+def _member_key(name: str) -> tuple[str, str]:
+    """``samples/<id>_epoch_<n>.json`` → ``(id, n)``."""
+    m = _SAMPLE_MEMBER.match(name)
+    return (m.group(1), m.group(2)) if m else (name, "?")
+
+
+def _read_member(zf: zipfile.ZipFile, name: str, where: str) -> Any:
+    """The JSON of the archive member *name*, or a ``TranscriptError`` naming *where*
+    (``FILE#MEMBER``): a member that cannot be decompressed (bad CRC, corrupt deflate data, an
+    unsupported or encrypted entry) or whose text is not JSON is an input error, not a crash."""
+    import zipfile
+    import zlib
+
+    try:
+        raw = zf.read(name)
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError, NotImplementedError, ValueError) as exc:
+        raise TranscriptError(f"the archive member {name} cannot be read ({type(exc).__name__}: {exc})",
+                              path=where, expected="an intact inspect_ai .eval archive") from None
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise TranscriptError(f"the archive member {name} holds JSON nested too deeply to read",
+                              path=where, expected="an inspect_ai .eval archive member") from None
+    except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
+        line = exc.lineno if isinstance(exc, json.JSONDecodeError) else None
+        raise TranscriptError(f"the archive member {name} is not valid JSON ({exc})"[:300],
+                              path=where, line=line, expected="a JSON document") from None
 
 
 class InspectLogParser:
@@ -272,8 +307,9 @@ class InspectLogParser:
                     if isinstance(msgs, list) and len(found) == len(msgs):
                         lines = found
                 if lines is None:
-                    lines = [doc.line(start) if doc is not None and start is not None else 1] * len(
-                        s.get("messages") or [])
+                    msgs = s.get("messages")
+                    lines = [doc.line(start) if doc is not None and start is not None else 1] * (
+                        len(msgs) if isinstance(msgs, list) else 0)
                 stats = ReadStats(path=path, shape=src.stats.shape, lines=src.stats.lines)
                 return _sample_transcript(path, s, eval_spec, lines, stats)
 
@@ -303,11 +339,7 @@ class InspectLogParser:
                                   expected="an inspect_ai .eval log")
         eval_spec: dict[str, Any] = {}
         if header_name is not None:
-            try:
-                header = json.loads(zf.read(header_name))
-            except (ValueError, zipfile.BadZipFile, OSError, EOFError) as exc:
-                raise TranscriptError(f"{header_name} in the archive is not readable JSON ({exc})",
-                                      path=src.path, expected="an inspect_ai .eval log") from None
+            header = _read_member(zf, header_name, f"{src.path}#{header_name}")
             if isinstance(header, dict) and isinstance(header.get("eval"), dict):
                 eval_spec = header["eval"]
         items = []
@@ -320,20 +352,13 @@ class InspectLogParser:
 
     @staticmethod
     def _zip_sample(zf: zipfile.ZipFile, name: str, path: str, eval_spec: dict[str, Any]) -> Transcript:
-        import zipfile
-
         stats = ReadStats(path=path, shape="json-object")
-        try:
-            raw = zf.read(name)
-            sample = json.loads(raw)
-        except (ValueError, zipfile.BadZipFile, OSError, EOFError) as exc:
-            stats.unparsable.append(LineIssue(1, f"{name}: not readable JSON ({type(exc).__name__})", str(exc)[:80]))
-            stats.lines = 1
-            return TranscriptBuilder(path, "inspect-log", "inspect-ai").build(stats)
+        mid = member_id(*_member_key(name))
+        where = path if path.endswith(f"#{mid}") else f"{path}#{mid}"  # load() names the plain file
+        sample = _read_member(zf, name, where)
         if not isinstance(sample, dict):
-            stats.unparsable.append(LineIssue(1, f"{name}: a JSON {type(sample).__name__}, not a sample object"))
-            stats.lines = 1
-            return TranscriptBuilder(path, "inspect-log", "inspect-ai").build(stats)
+            raise TranscriptError(f"the archive member {name} is a JSON {type(sample).__name__}, not a sample object",
+                                  path=where, expected="an inspect_ai sample (a JSON object with messages)")
         msgs = sample.get("messages")
         stats.lines = len(msgs) if isinstance(msgs, list) else 0
         return _sample_transcript(path, sample, eval_spec, None, stats)

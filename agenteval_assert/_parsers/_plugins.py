@@ -71,3 +71,16 @@ def load_plugin(ep: metadata.EntryPoint) -> FormatParser:
         )
     _LOADED[key] = parser
     return cast(FormatParser, parser)
+
+
+def parse_failed(parser: Any, exc: Exception, path: str) -> FormatPluginError:
+    """The error for a plugin whose ``parse`` raised while reading *path*: it names the plugin (a
+    bug of the plugin, or input it does not expect), never the library's internal-error exit."""
+    name = getattr(parser, "name", "?")
+    cls = type(parser)
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+    return FormatPluginError(
+        f"{path}: format plugin {name!r} ({cls.__module__}:{cls.__qualname__}) failed while reading it: {what} "
+        "(an error of the plugin or of input it does not expect; report it to the plugin's authors)",
+        plugin=str(name), path=path,
+    )

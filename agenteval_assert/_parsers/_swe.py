@@ -107,6 +107,8 @@ def _state(value: Any) -> dict[str, Any]:
     if isinstance(value, str) and value.strip().startswith("{") and len(value) < 100_000:
         try:
             got = json.loads(value)
+        except RecursionError:
+            return {}
         except ValueError:
             try:
                 got = ast.literal_eval(value.strip())
@@ -313,7 +315,7 @@ def _replay_config(rec: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(replay, str) and replay.lstrip().startswith("{"):
         try:
             replay = json.loads(replay)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
     return replay if isinstance(replay, dict) else None
 

@@ -110,7 +110,7 @@ def _rollout_output(out: Any) -> tuple[str, Any, int | None, bool]:
         if out[:1] in ("{", "["):
             try:
                 dec = json.loads(out)
-            except ValueError:
+            except (ValueError, RecursionError):
                 dec = None
             if isinstance(dec, dict) and isinstance(dec.get("output"), str):
                 # 0.40: {"output": "...", "metadata": {"exit_code": 0, "duration_seconds": 0.0}}

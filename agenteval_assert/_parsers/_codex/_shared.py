@@ -165,7 +165,7 @@ class _LineRereader:
             if json.loads(raw) != record:  # not the line the reader gave us (e.g. a JSON array)
                 return None
             first = json.loads(raw, object_pairs_hook=_first_wins)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             self._dead = True
             return None
         return first if isinstance(first, dict) else None
