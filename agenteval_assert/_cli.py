@@ -21,7 +21,7 @@ from ._version import __version__
 from .exceptions import AgentEvalError, TranscriptError
 
 if TYPE_CHECKING:
-    from .model import Transcript, Usage
+    from .model import ToolCall, Transcript, Usage
 
 # Start-up: ``--version`` and ``--help`` import only the command line, argparse, the format names
 # and the exceptions; the model, the results, the checks and the front ends are imported by the
@@ -62,6 +62,18 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _errors(calls: Sequence[ToolCall]) -> int | None:
+    """How many *calls* ended in an error; ``None`` (unknown) when the log does not record the
+    outcome of one of them (Aider, SWE-agent, the OpenAI APIs' tool results): never a 0 that
+    only means "not recorded"."""
+    n = 0
+    for c in calls:
+        if not c.outcome_recorded:
+            return None
+        n += c.is_error
+    return n
+
+
 def summary_dict(t: Transcript) -> dict[str, Any]:
     """The ``summary --json`` document (fields defined in ``docs/cli.md``)."""
     main_calls = t.tool_calls
@@ -74,8 +86,9 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "session_id": t.session_id,
         "tool_calls": len(main_calls),
         "subagent_tool_calls": len(t.subagent_tool_calls),
-        "tool_errors": sum(1 for c in main_calls if c.is_error),
-        "subagent_tool_errors": sum(1 for c in t.subagent_tool_calls if c.is_error),
+        "tool_errors": _errors(main_calls),
+        "subagent_tool_errors": _errors(t.subagent_tool_calls),
+        "unrecorded_outcomes": sum(1 for c in main_calls if not c.outcome_recorded),
         "unanswered_calls": sum(1 for c in main_calls if c.unanswered),
         "tools": dict(t.tool_names),
         "final_response": t.final_response,
@@ -83,7 +96,7 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "steps": len(t.steps),
         "subagents": [
             {"id": s.id, "parent_call_id": s.parent_call_id, "type": s.type, "tool_calls": len(s.tool_calls),
-             "tool_errors": sum(1 for c in s.tool_calls if c.is_error),
+             "tool_errors": _errors(s.tool_calls),
              "usage": _usage_dict(s.usage, "recorded" if s.usage.recorded else "none")}
             for s in t.subagents
         ],
@@ -132,9 +145,10 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
     if t.session_id:
         out.write(f"  session     {t.session_id}\n")
     out.write(f"  steps       {len(t.steps)}\n")
-    errors = _plural(d["tool_errors"], "error")
+    errors = "errors not recorded" if d["tool_errors"] is None else _plural(d["tool_errors"], "error")
     if d["subagent_tool_calls"]:
-        errors += f" (+{d['subagent_tool_errors']} by subagents)"
+        sub = d["subagent_tool_errors"]
+        errors += f" (+{'unrecorded' if sub is None else sub} by subagents)"
     out.write(
         f"  tool calls  {d['tool_calls']} main, {d['subagent_tool_calls']} by subagents, "
         f"{errors}, {d['unanswered_calls']} unanswered\n"

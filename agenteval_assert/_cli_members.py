@@ -15,7 +15,9 @@ from .model import Transcript
 
 __all__ = ["member_id", "member_lines", "members_summary"]
 
-_SUMMED = ("tool_calls", "subagent_tool_calls", "tool_errors", "subagent_tool_errors", "unanswered_calls", "steps")
+_SUMMED = ("tool_calls", "subagent_tool_calls", "unrecorded_outcomes", "unanswered_calls", "steps")
+#: Counts that are ``None`` (unknown) in a member whose format does not record them: unknown in the sum too.
+_SUMMED_UNKNOWN = ("tool_errors", "subagent_tool_errors")
 _USAGE = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
           "cost_usd")
 
@@ -67,6 +69,7 @@ def members_summary(path: str, whole: Transcript | None, members: list[Transcrip
             "model": models.pop() if len(models) == 1 else None,
             "session_id": None,
             **{k: sum(d[k] for d in docs) for k in _SUMMED},
+            **{k: None if any(d[k] is None for d in docs) else sum(d[k] for d in docs) for k in _SUMMED_UNKNOWN},
             "tools": dict(tools),
             "final_response": last["final_response"],
             "final_answer": last["final_answer"],
@@ -107,6 +110,7 @@ def member_lines(path: str, fmt: str, members: list[Transcript], out: TextIO) ->
     out.write(f"{path}: {len(members)} transcripts ({fmt}); load one with load('FILE#MEMBER')\n")
     for t in members:
         member = member_id(path, t.path)
-        errors = sum(1 for c in t.tool_calls if c.is_error)
+        # "?": the format does not record whether these calls failed
+        errors = "?" if any(not c.outcome_recorded for c in t.tool_calls) else sum(c.is_error for c in t.tool_calls)
         state = "complete" if t.health.complete else "incomplete"
         out.write(f"  {member:<28} {len(t.tool_calls):>5} calls  {errors:>3} errors  {state}\n")

@@ -50,7 +50,12 @@ def test_summary_json_reproduces_the_corpus_figures(rel: str, corpus: Path) -> N
         # Not (yet) a supported format: a clear error listing what was tried, exit 3.
         code, out, err = run("summary", str(path), "--json")
         assert code == ExitCode.INPUT, out
-        assert str(path) in err and "tried" in err
+        first, *reasons = err.splitlines()
+        assert first.startswith(f"error: {path}:") and first.endswith(
+            "not a transcript in any supported format (expected one of: " + ", ".join(aa.FORMATS) + ")")
+        # then why each format said no, one per line, indented and bounded
+        assert [r.split(":", 1)[0].strip() for r in reasons] == list(aa.FORMATS)
+        assert all(r.startswith("  ") and len(r) <= 2 + len(max(aa.FORMATS, key=len)) + 2 + 200 for r in reasons)
         return
     code, out, err = run("summary", str(path), "--json")
     assert code == ExitCode.OK, err

@@ -239,7 +239,7 @@ def test_a_sample_member_that_is_not_json_is_an_input_error_naming_the_member(tm
     with zipfile.ZipFile(EVAL) as src, zipfile.ZipFile(bad, "w") as dst:
         for name in src.namelist():
             dst.writestr(name, src.read(name)[:100] if name.startswith("samples/") else src.read(name))
-    with pytest.raises(aa.TranscriptError, match="the archive member samples/0_epoch_1.json is not valid JSON") as exc:
+    with pytest.raises(aa.TranscriptError, match=r"the archive member samples/0_epoch_1\.json is not valid JSON") as exc:
         aa.load(bad)
     assert exc.value.path == f"{bad}#sample-0-epoch-1" and exc.value.line == 1
     code, _, err = run("summary", str(bad))

@@ -289,6 +289,11 @@ class AiderParser:
             sessions[-1].append(ln)
         has_preamble = any(x[1] != "blank" for x in sessions[0])
         headings = len(sessions) - 1
+        # Read as Aider (``--format aider``) but nothing of Aider in it (a JSON log, any text): every
+        # line would be the model's reply and every call in it lost. Damage, never a clean run.
+        foreign = None if headings or self.hint(data[:65536]) else (
+            "not an Aider chat history: no '# aider chat started at' heading, no '#### ' user message "
+            "nor Aider report line (its calls, if any, are not read)")
 
         def make(chunk: list[_Line], note: str | None = None) -> Any:
             def build(path: str) -> Transcript:
@@ -298,6 +303,8 @@ class AiderParser:
                 if note:
                     b.note(note)
                 first, last = (chunk[0][0], chunk[-1][0]) if chunk else (1, 0)
+                if foreign and chunk:
+                    b.damaged(first, foreign)
                 mine = [i for i in issues if first <= i.line <= last]
                 stats = ReadStats(path=path, shape="jsonl", lines=len(lines) if chunk is lines else last,
                                   records=sum(1 for x in chunk if x[1] != "blank"), unparsable=mine,

@@ -595,8 +595,18 @@ class _Run:
                                record=True)
                 continue
             self.fits &= c
+            self.misfit(line, c, r)
             self.item(line, _unwrap(r))
         self.finish()
+
+    def misfit(self, line: int, fits: frozenset[str], r: Any) -> None:
+        """A record of another API than the one read (a forced format, or a list that changes API
+        after its first records): what is not of this API (a ``tool_use`` block read as Chat
+        Completions...) is not read, so it is damage, not a note."""
+        if self.fmt not in fits:
+            apis = ", ".join(sorted(fits)) or "no API"
+            self.b.damaged(line, f"a record of {apis}, not of {self.fmt}: its calls and results are not read "
+                           f"as {self.fmt}", r)
 
     def lines_for(self, line: int) -> _Lines:
         """Where values of the current dump record are, when the file is one JSON document."""
@@ -615,6 +625,7 @@ class _Run:
         base: tuple[str, ...] = ("request",) if req is not None and r.get("request") is req else ()
         c, _ = _dump_apis(req, resp)
         self.fits &= c
+        self.misfit(line, c, r)
         if req is not None:
             model = _str(req.get("model"))
             if model and b.model is None:

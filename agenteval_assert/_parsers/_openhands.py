@@ -58,8 +58,13 @@ _FUNCTION_KINDS = {
 }
 
 
-def _is_event(r: dict[str, Any]) -> bool:
-    return r.get("source") in _SOURCES and (isinstance(r.get("action"), str) or isinstance(r.get("observation"), str))
+def _is_event(r: Any) -> bool:
+    """An OpenHands event: an object whose string ``source`` is user/agent/environment, with a
+    string ``action`` or ``observation`` (any other value, a list or an object included, is not)."""
+    if not isinstance(r, dict):
+        return False
+    source = r.get("source")
+    return isinstance(source, str) and source in _SOURCES and (isinstance(r.get("action"), str) or isinstance(r.get("observation"), str))
 
 
 def _key(v: Any) -> str | None:
