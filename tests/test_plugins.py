@@ -172,3 +172,45 @@ def test_unknown_format_names_the_plugins_too(plugins: Path) -> None:
     err = io.StringIO()
     assert main(["summary", "x.jsonl", "--format", "nope"], stdout=io.StringIO(), stderr=err) == 2
     assert "unknown format 'nope'" in err.getvalue() and "tiny-agent" in err.getvalue()
+
+
+CRASHY = '''
+class CrashyParser:
+    """Takes every file, and fails on a record it does not expect."""
+    name = "crashy"
+    agent = "crashy"
+
+    def sniff(self, head, shape):
+        return None if head and all("crashy" in r for _, r in head) else "no crashy key"
+
+    def parse(self, records, b):
+        for line, r in records:
+            b.message("user", r["text"], line)  # KeyError on a record without text
+'''
+
+
+def test_a_plugin_whose_parse_raises_is_named_not_an_internal_error(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # was exit 70 ("internal error ... this is a bug in agenteval-assert"): the plugin's bug
+    site = tmp_path / "site"
+    site.mkdir()
+    _dist(site, "crashy-plugin", "crashy = crashy_plugin:CrashyParser", {"crashy_plugin": CRASHY})
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"crashy": 1, "text": "hi"}\n{"crashy": 2}\n')
+    try:
+        for fmt in ("crashy", None):  # asked for by name, and found by detection
+            with pytest.raises(formats.FormatPluginError) as exc:
+                aa.load(path, format=fmt)
+            assert (exc.value.plugin, exc.value.path) == ("crashy", str(path))
+            assert str(exc.value).startswith(f"{path}: format plugin 'crashy' (crashy_plugin:CrashyParser) "
+                                             "failed while reading it: KeyError: 'text'")
+        import io
+
+        for argv in (["summary", str(path)], ["check", str(path)], ["summary", "--format", "crashy", str(path)]):
+            err = io.StringIO()
+            assert main(argv, stdout=io.StringIO(), stderr=err) == 3, err.getvalue()
+            assert "format plugin 'crashy'" in err.getvalue() and "internal error" not in err.getvalue()
+    finally:
+        sys.modules.pop("crashy_plugin", None)
