@@ -62,7 +62,13 @@ SEED_FILES = (
     "samples/amp/untether-synthetic-bash-success.jsonl",
     "samples/openai-chat/chat-tool-calls.jsonl",
     "samples/openai-responses/responses-items.jsonl",
+    # JSON arrays of records, written one record per line like the Claude stream-json ones
+    "samples/openhands/runtime-trajs-wrong-initial-state.json",
+    "samples/anthropic-messages/messages-tool-use.json",
 )
+# The formats whose files are one JSON document (SWE-agent and mini-swe-agent trajectories,
+# inspect_ai logs, Gemini chat files, the API request/response dumps...) are damaged at their key
+# paths by ``tests/test_odd_input.py``: a line-level mutation of a document only breaks its JSON.
 
 MUTATIONS = (
     "cut",  # the last lines removed (a cut at a line boundary)

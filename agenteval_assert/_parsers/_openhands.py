@@ -101,6 +101,8 @@ class OpenHandsParser:
             meta = r.get("tool_call_metadata")
             if isinstance(meta, dict):
                 self._model_response(meta.get("model_response"), b, responses)
+            elif meta is not None:  # the record of a call, unreadable: its call is lost
+                b.damaged(line, f"tool_call_metadata is a JSON {type(meta).__name__}, not an object", r)
             if isinstance(r.get("action"), str):
                 self._action(line, r, meta if isinstance(meta, dict) else None, b, actions)
             else:
