@@ -65,6 +65,15 @@ class TranscriptParseError(TranscriptError):
     """A record does not have the shape its format requires."""
 
 
+#: The longest reason shown for one format in an ``UnknownFormatError`` message.
+_REASON_LIMIT = 200
+
+
+def _bounded(text: str) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= _REASON_LIMIT else one[: _REASON_LIMIT - 1] + "…"
+
+
 class UnknownFormatError(TranscriptError):
     """No supported format recognised the input.
 
@@ -90,15 +99,6 @@ class UnknownFormatError(TranscriptError):
             # one readable first line, then why each format said no: one per line, each bounded
             reasons = "\n".join(f"  {fmt}: {_bounded(why)}" for fmt, why in self.tried)
             self.args = (f"{self.args[0]}\n{reasons}",)
-
-
-#: The longest reason shown for one format in an ``UnknownFormatError`` message.
-_REASON_LIMIT = 200
-
-
-def _bounded(text: str) -> str:
-    one = " ".join(text.split())
-    return one if len(one) <= _REASON_LIMIT else one[: _REASON_LIMIT - 1] + "…"
 
 
 class FormatPluginError(AgentEvalError):
