@@ -29,7 +29,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -97,17 +96,24 @@ _REPLACEMENTS: tuple[tuple[str, Any], ...] = (
 _WRAPS = ("wrapped in a list", "wrapped in an object", "deleted")
 
 
-@attrs.define(frozen=True)
 class Seed:
-    name: str
-    path: Path
-    #: ``jsonl`` (records, one per line), ``json`` (one document, pretty-printed), ``eval``, ``text``
-    kind: str
-    records: tuple[Any, ...]
-    #: ``(record index, key path)`` of every node (breadth first, bounded per record)
-    paths: tuple[tuple[int, tuple[Any, ...]], ...]
-    #: the tool names of its calls, and how many of each
-    calls: Counter[str]
+    """A real file and what is mutated in it (a plain class: its ``repr`` is its name, also in
+    hypothesis's reports)."""
+
+    def __init__(self, name: str, path: Path, kind: str, records: tuple[Any, ...],
+                 paths: tuple[tuple[int, tuple[Any, ...]], ...], calls: Counter[str]) -> None:
+        self.name = name
+        self.path = path
+        #: ``jsonl`` (records, one per line), ``json`` (one document, pretty-printed), ``eval``, ``text``
+        self.kind = kind
+        self.records = records
+        #: ``(record index, key path)`` of every node (breadth first, bounded per record)
+        self.paths = paths
+        #: the tool names of its calls, and how many of each
+        self.calls = calls
+
+    def __repr__(self) -> str:
+        return f"Seed({self.name})"
 
 
 def _load_seed(name: str, rel: str) -> Seed:
@@ -138,13 +144,13 @@ def _dump(value: Any, pretty: bool) -> str:
     return text.replace(json.dumps("__DEEP__"), _DEEP)
 
 
-@attrs.define
 class Mutant:
-    seed: Seed
-    what: str
-    data: bytes
-    #: the mutation replaced a value by one of another type (not a deletion, not null)
-    retyped: bool
+    def __init__(self, seed: Seed, what: str, data: bytes, retyped: bool) -> None:
+        self.seed = seed
+        self.what = what
+        self.data = data
+        #: the mutation replaced a value by one of another type (not a deletion, not null)
+        self.retyped = retyped
 
     def __repr__(self) -> str:
         return f"Mutant({self.seed.name}: {self.what})"
@@ -183,9 +189,11 @@ def mutants(draw: st.DrawFn, seed: Seed) -> Mutant:
         _set(records[i], path, {"value": old})
     else:
         _set(records[i], path, dict(_REPLACEMENTS)[how])
-    # a value of another type where one was (a deletion or a null may be a valid record)
+    # a value of another type where one was (a deletion or a null may be a valid record; so is a
+    # message's content as a string instead of a list of blocks in the API formats)
     retyped = how.startswith("wrapped") or (
-        how not in ("deleted", "null") and type(old) is not type(dict(_REPLACEMENTS)[how]))
+        how not in ("deleted", "null") and type(old) is not type(dict(_REPLACEMENTS)[how])
+        and not (path[-1] == "content" and how == "a string"))
     where = "/".join(map(str, path))
     return Mutant(seed, f"record {i + 1} at {where}: {how}", _encode(seed, records), retyped)
 

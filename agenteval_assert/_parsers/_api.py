@@ -621,6 +621,8 @@ class _Run:
     def dump(self, line: int, r: dict[str, Any], req: dict[str, Any] | None, resp: dict[str, Any] | None) -> None:
         b = self.b
         self.dumps += 1
+        if resp is None and r.get("response") is not None:  # the response is there, unreadable
+            b.damaged(line, f"a dump whose response is a JSON {_json_type(r['response'])}, not an object", r)
         where = self.lines_for(line)
         base: tuple[str, ...] = ("request",) if req is not None and r.get("request") is req else ()
         c, _ = _dump_apis(req, resp)
@@ -722,10 +724,13 @@ class _Run:
                 b.note(f"a chat.completion has {len(choices)} choices: only the first is read as the continuation")
                 b.skip("chat.completion choices after the first", len(choices) - 1)
             msg = choices[0].get("message")
+            reason = _str(choices[0].get("finish_reason"))
             if isinstance(msg, dict):
                 self.item(where.of((*base, "choices", 0, "message"), line), msg)
                 self.responded(msg)
-            reason = _str(choices[0].get("finish_reason"))
+            if reason == "tool_calls" and not (isinstance(msg, dict) and isinstance(msg.get("tool_calls"), list)
+                                               and msg["tool_calls"]):
+                b.damaged(line, "a chat.completion whose finish_reason is tool_calls holds no tool call", resp)
             self.cut = _CUT.get(reason or "")
             if reason == "content_filter":
                 b.note("the response's finish_reason is content_filter: the output was filtered")
@@ -917,6 +922,11 @@ class _Run:
                 b.model = model
             reason = _str(m.get("stop_reason"))
             self.cut = _CUT.get(reason or "")
+            content = m.get("content")
+            if reason == "tool_use" and not (isinstance(content, list) and any(
+                    isinstance(x, dict) and x.get("type") in ("tool_use", "server_tool_use", "mcp_tool_use")
+                    for x in content)):
+                b.damaged(line, "a response whose stop_reason is tool_use holds no tool_use block", m)
             if reason == "refusal":
                 b.note("a response's stop_reason is refusal")
         role = m.get("role")

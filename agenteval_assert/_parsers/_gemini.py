@@ -222,10 +222,12 @@ class GeminiSessionParser:
             b.message("assistant", text, line)
         calls = m.get("toolCalls")
         if not isinstance(calls, list):
+            if calls is not None:
+                b.damaged(line, f"toolCalls is a JSON {type(calls).__name__}, not a list", calls)
             return
         for c in calls:
             if not isinstance(c, dict) or not isinstance(c.get("name"), str):
-                b.skip("tool call without a name")
+                b.damaged(line, "a tool call without a string name", c)
                 continue
             name = c["name"]
             raw_id = c.get("id")

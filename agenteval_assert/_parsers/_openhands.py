@@ -132,6 +132,9 @@ class OpenHandsParser:
             b.skip(f"{action} actions without tool_call_metadata" if source == "agent" else f"{source} {action} actions")
             return
         name: str = as_str(meta.get("function_name")) or action
+        if meta.get("function_name") is not None and not isinstance(meta.get("function_name"), str):
+            b.damaged(line, "tool_call_metadata.function_name is not a string: the call is named after its "
+                      f"action ({action})", meta)
         native = as_str(meta.get("tool_call_id"))
         key = eid if eid is not None else f"@{line}"
         thought = as_str(args.get("thought")) or ""

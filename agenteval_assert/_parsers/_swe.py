@@ -204,7 +204,7 @@ class SweAgentParser:
         ids: list[str] = []
         for i, (step, line) in enumerate(zip(steps, step_lines, strict=True)):
             if not isinstance(step, dict):
-                b.skip("trajectory step that is not an object")
+                b.damaged(line, f"a trajectory step that is a JSON {type(step).__name__}, not an object", step)
                 continue
             state = _state(step.get("state"))
             thought = as_str(step.get("thought")) or ""
@@ -213,6 +213,11 @@ class SweAgentParser:
             if text.strip():
                 b.message("assistant", text, line)
             action = as_str(step.get("action"))
+            if action is None and step.get("action") is not None:
+                b.damaged(line, f"a trajectory step whose action is a JSON {type(step['action']).__name__}, "
+                          "not a string", step)
+                prev_state = state or prev_state
+                continue
             if action is None or not action.strip():
                 b.skip("trajectory steps without an action")
                 prev_state = state or prev_state
@@ -468,7 +473,7 @@ class MiniSweAgentParser:
         seen_assistant = False
         for i, (m, line) in enumerate(zip(messages, lines, strict=True)):
             if not isinstance(m, dict):
-                b.skip("message that is not an object")
+                b.damaged(line, f"a message that is a JSON {type(m).__name__}, not an object", m)
                 continue
             role = m.get("role")
             text = content_text(m.get("content"))
