@@ -515,3 +515,48 @@ def test_the_expected_figures_say_null_where_the_format_records_no_error() -> No
             doc = json.loads(_cli("summary", "--json", str(root / rel))[1])
             if figures["tool_errors"] is not None:
                 assert doc["tool_errors"] == figures["tool_errors"], rel
+
+
+def _edit(tmp_path: Path, rel: str, edit: Any) -> tuple[aa.Transcript, aa.Transcript]:
+    """The file *rel* as it is, and with *edit* applied to its JSON document."""
+    path = ROOT / rel
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    edit(doc)
+    return aa.load(path), aa.load(_write(tmp_path, path.name, doc))
+
+
+def _first(items: list[Any], key: str) -> Any:
+    return next(x for x in items if isinstance(x, dict) and x.get(key))
+
+
+@pytest.mark.parametrize(("rel", "edit", "damage"), [
+    ("samples/gemini-session/agentcmd-gemini-chat-session-2025-10-27.json",
+     lambda d: _first(d["messages"], "toolCalls").__setitem__("toolCalls", 5), "toolCalls is a JSON int"),
+    ("samples/gemini-session/agentcmd-gemini-chat-session-2025-10-27.json",
+     lambda d: _first(d["messages"], "toolCalls")["toolCalls"][0].__setitem__("name", 5),
+     "a tool call without a string name"),
+    ("samples/swe-agent/swe-agent-6e44b9-sweagenttestrepo.traj",
+     lambda d: d["trajectory"][3].__setitem__("action", 5), "action is a JSON int, not a string"),
+    ("samples/swe-agent/swe-agent-6e44b9-sweagenttestrepo.traj",
+     lambda d: d["trajectory"].__setitem__(0, 5), "a trajectory step that is a JSON int"),
+    ("samples/mini-swe-agent/gemini3pro-1.15-django-16255.traj.json",
+     lambda d: d["messages"].__setitem__(2, [d["messages"][2]]), "a message that is a JSON list"),
+    ("samples/openhands/runtime-trajs-wrong-initial-state.json",
+     lambda d: _first(d, "tool_call_metadata")["tool_call_metadata"].__setitem__("function_name", 5),
+     "function_name is not a string"),
+    ("samples/openhands/runtime-trajs-wrong-initial-state.json",
+     lambda d: _first(d, "tool_call_metadata").__setitem__("tool_call_metadata", [1]),
+     "tool_call_metadata is a JSON list"),
+    ("samples/anthropic-messages/messages-request-response.json",
+     lambda d: d.__setitem__("response", 5), "a dump whose response is a JSON number"),
+    ("samples/anthropic-messages/messages-request-response.json",
+     lambda d: d["response"].update(stop_reason="tool_use", content="s"), "stop_reason is tool_use holds no tool_use"),
+    ("samples/openai-chat/chat-request-response.json",
+     lambda d: d["response"]["choices"][0].update(finish_reason="tool_calls"), "finish_reason is tool_calls holds no"),
+])
+def test_values_of_the_wrong_type_where_a_call_was_are_damage(tmp_path: Path, rel: str, edit: Any,
+                                                              damage: str) -> None:
+    # each was a clean transcript without the call (a silent PASS of check_tool_not_called)
+    seed, t = _edit(tmp_path, rel, edit)
+    assert seed.health.complete and not t.health.complete
+    assert any(damage in d.reason for d in t.health.damaged), t.health.problems()
