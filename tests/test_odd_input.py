@@ -189,11 +189,12 @@ def mutants(draw: st.DrawFn, seed: Seed) -> Mutant:
         _set(records[i], path, {"value": old})
     else:
         _set(records[i], path, dict(_REPLACEMENTS)[how])
-    # a value of another type where one was (a deletion or a null may be a valid record; so is a
-    # message's content as a string instead of a list of blocks in the API formats)
+    # a value of another type where one was (a deletion or a null may be a valid record, a value
+    # where there was a null too; so is a message's content, or a Responses request's input, as a
+    # string instead of a list in the API formats)
     retyped = how.startswith("wrapped") or (
-        how not in ("deleted", "null") and type(old) is not type(dict(_REPLACEMENTS)[how])
-        and not (path[-1] == "content" and how == "a string"))
+        how not in ("deleted", "null") and old is not None and type(old) is not type(dict(_REPLACEMENTS)[how])
+        and not (path[-1] in ("content", "input") and how == "a string"))
     where = "/".join(map(str, path))
     return Mutant(seed, f"record {i + 1} at {where}: {how}", _encode(seed, records), retyped)
 
@@ -547,6 +548,10 @@ def _first(items: list[Any], key: str) -> Any:
     ("samples/openhands/runtime-trajs-wrong-initial-state.json",
      lambda d: _first(d, "tool_call_metadata").__setitem__("tool_call_metadata", [1]),
      "tool_call_metadata is a JSON list"),
+    ("tests/corpus-more/opencode/sandbox-agent-1.1.49-session-messages.json",
+     lambda d: d[3].__setitem__("parts", 5), "parts/messages is not a list"),
+    ("tests/corpus-more/opencode/sandbox-agent-1.1.49-session-messages.json",
+     lambda d: d[3]["parts"].__setitem__(0, [d[3]["parts"][0]]), "a message part that is a JSON list"),
     ("samples/anthropic-messages/messages-request-response.json",
      lambda d: d.__setitem__("response", 5), "a dump whose response is a JSON number"),
     ("samples/anthropic-messages/messages-request-response.json",

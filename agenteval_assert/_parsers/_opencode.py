@@ -268,7 +268,7 @@ class _Collector:
                 self.add_part(line, part)
                 b.run_ended = False
             else:
-                b.skip("message.part.updated without a part")
+                b.damaged(line, "message.part.updated without a part object", props)
         elif t == "message.updated":
             info = props.get("info")
             if isinstance(info, dict):
@@ -319,7 +319,7 @@ class _Collector:
         self.add_message(mline, info)
         for part in m["parts"]:
             if not isinstance(part, dict):
-                b.skip("part that is not an object")
+                b.damaged(mline, f"a message part that is a JSON {type(part).__name__}, not an object", part)
                 continue
             pline = b.line_of(_str(part.get("id")), mline)
             self.add_part(pline, part, info.get("sessionID"))
@@ -340,8 +340,8 @@ class _Collector:
         for m in r["messages"]:
             if isinstance(m, dict) and _is_message(m):
                 self.message(line, m, locate=True)
-            else:
-                b.skip("export message without info and parts")
+            else:  # its parts (tool parts among them) cannot be read
+                b.damaged(line, "an export message without an info object and a parts list", m)
 
     # -- steps ------------------------------------------------------------------------------------
 
@@ -583,6 +583,9 @@ class OpenCodeParser:
             elif t == "error":
                 last_ts = r.get("timestamp", last_ts)
                 c.run_event(line, r)
+            elif isinstance(r.get("info"), dict) and ("parts" in r or "messages" in r):
+                # a session message or export whose parts/messages are not a list: unreadable
+                b.damaged(line, "an OpenCode message or export whose parts/messages is not a list", r)
             else:
                 b.unknown(t if isinstance(t, str) else "(record without a string type)", r, line=line,
                           record=True)
