@@ -194,7 +194,7 @@ def mutants(draw: st.DrawFn, seed: Seed) -> Mutant:
     # string instead of a list in the API formats)
     retyped = how.startswith("wrapped") or (
         how not in ("deleted", "null") and old is not None and type(old) is not type(dict(_REPLACEMENTS)[how])
-        and not (path[-1] in ("content", "input") and how == "a string"))
+        and not (path[-1] in ("content", "input") and isinstance(dict(_REPLACEMENTS)[how], str)))
     where = "/".join(map(str, path))
     return Mutant(seed, f"record {i + 1} at {where}: {how}", _encode(seed, records), retyped)
 
@@ -540,6 +540,8 @@ def _first(items: list[Any], key: str) -> Any:
      lambda d: d["trajectory"][3].__setitem__("action", 5), "action is a JSON int, not a string"),
     ("samples/swe-agent/swe-agent-6e44b9-sweagenttestrepo.traj",
      lambda d: d["trajectory"].__setitem__(0, 5), "a trajectory step that is a JSON int"),
+    ("samples/swe-agent/swe-agent-6e44b9-sweagenttestrepo.traj",
+     lambda d: d["trajectory"].__setitem__(0, {"value": d["trajectory"][0]}), "a trajectory step without an action key"),
     ("samples/mini-swe-agent/gemini3pro-1.15-django-16255.traj.json",
      lambda d: d["messages"].__setitem__(2, [d["messages"][2]]), "a message that is a JSON list"),
     ("samples/openhands/runtime-trajs-wrong-initial-state.json",

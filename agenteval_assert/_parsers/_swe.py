@@ -213,6 +213,10 @@ class SweAgentParser:
             if text.strip():
                 b.message("assistant", text, line)
             action = as_str(step.get("action"))
+            if "action" not in step:
+                b.damaged(line, "a trajectory step without an action key", step)
+                prev_state = state or prev_state
+                continue
             if action is None and step.get("action") is not None:
                 b.damaged(line, f"a trajectory step whose action is a JSON {type(step['action']).__name__}, "
                           "not a string", step)
