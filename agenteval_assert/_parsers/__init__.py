@@ -237,11 +237,14 @@ def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], 
         else:
             _plugin_parse(parser, chain(head, records), b, src.path)
         if format not in (None, "auto") and not b.has_steps() and src.stats.records:
-            # damage, not a note: whatever the records hold (calls included) was not read
             n = src.stats.records
-            b.damaged(head[0][0] if head else 1, f"the forced format {parser.name} recognised none of the file's "
-                      f"{'1 record' if n == 1 else f'{n} records'} "
-                      f"(detection would have said: {_detect_name(head, src)})", head[0][1] if head else None)
+            detected = _detect_name(head, src)
+            what = (f"the forced format {parser.name} recognised none of the file's "
+                    f"{'1 record' if n == 1 else f'{n} records'} (detection would have said: {detected})")
+            if detected == parser.name:
+                b.note(what)
+            else:  # damage, not a note: whatever the records hold (calls included) was not read
+                b.damaged(head[0][0] if head else 1, what, head[0][1] if head else None)
         _foreign_records(parser, b, src)
         if src.stats.encoding != "utf-8":
             b.note(f"the file is {src.stats.encoding.upper()} text: decoded to UTF-8 before reading "
