@@ -94,6 +94,7 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "final_response": t.final_response,
         "final_answer": t.final_answer,
         "steps": len(t.steps),
+        "agent_steps": t.action_count(),
         "subagents": [
             {"id": s.id, "parent_call_id": s.parent_call_id, "type": s.type, "tool_calls": len(s.tool_calls),
              "tool_errors": _errors(s.tool_calls),
@@ -144,7 +145,7 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
         out.write(f"  model       {t.model}\n")
     if t.session_id:
         out.write(f"  session     {t.session_id}\n")
-    out.write(f"  steps       {len(t.steps)}\n")
+    out.write(f"  steps       {len(t.steps)} ({t.action_count()} by the agent: what check_budget's max_steps counts)\n")
     errors = "errors not recorded" if d["tool_errors"] is None else _plural(d["tool_errors"], "error")
     if d["subagent_tool_calls"]:
         sub = d["subagent_tool_errors"]

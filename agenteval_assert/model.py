@@ -535,6 +535,12 @@ class Transcript:
         """Main-agent call counts by original tool name, in order of first use."""
         return {name: len(calls) for name, calls in self._by_name.items()}
 
+    def action_count(self, *, include_subagents: bool = True) -> int:
+        """The agent's actions: assistant messages, thinking blocks and tool calls (user and
+        system messages are not actions). The steps ``check_budget(max_steps=...)`` counts."""
+        return sum(1 for s in self.steps if (include_subagents or s.agent_id is None) and (
+            isinstance(s, (ToolCall, Thinking)) or (isinstance(s, Message) and s.role == "assistant")))
+
     def messages(self, role: Role | None = None, *, include_meta: bool = False) -> Iterator[Message]:
         """The main agent's messages, optionally of one role."""
         for s in self.steps:

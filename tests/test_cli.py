@@ -298,3 +298,16 @@ def test_summary_escapes_control_characters_of_the_transcript(tmp_path: Path) ->
     code, out, _ = run("summary", str(path))
     assert code == 0 and "\x1b" not in out and "\r" not in out
     assert "all \\x1b[32mgreen\\x1b[0m" in out
+
+
+def test_summary_gives_the_agent_steps_that_check_budget_counts() -> None:
+    # `steps` counts every step, the user's prompt included; a max_steps budget counts the agent's
+    path = Path(__file__).resolve().parent / "corpus-more" / "inspect-log" / "inspect-0.3.135-hardcoded-guess-number-dedup.eval"
+    code, out, _ = run("summary", str(path), "--json")
+    assert code == ExitCode.OK
+    doc = json.loads(out)
+    assert (doc["steps"], doc["agent_steps"]) == (12, 11)
+    r = aa.check_budget(aa.load(path), max_steps=10)
+    assert r.found == "11 steps (limit 10)"
+    code, out, _ = run("summary", str(path))
+    assert "  steps       12 (11 by the agent: what check_budget's max_steps counts)\n" in out

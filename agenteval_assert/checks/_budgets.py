@@ -6,7 +6,7 @@ import regex
 
 from ..exceptions import UsageError
 from ..matchers import Matcher, values_match
-from ..model import Message, Thinking, ToolCall, Transcript
+from ..model import Message, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
 from ._common import _echo, _evidence, _fail, _guarded, _negative, _pass, _plural, _pool, _seq_text
 
@@ -49,12 +49,10 @@ def check_budget(
     for k, v in limits.items():
         if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0):
             raise UsageError(f"the {k} limit must be a non-negative number, got {v!r}")
-    steps = [s for s in t.steps if (include_subagents or s.agent_id is None)
-             and (isinstance(s, (ToolCall, Thinking)) or (isinstance(s, Message) and s.role == "assistant"))]
     u = t.usage_total if include_subagents else t.usage
     basis = _basis(t, include_subagents)
     actual: dict[str, float | None] = {
-        "steps": len(steps), "tool calls": len(_pool(t, include_subagents)), "tokens": u.total_tokens,
+        "steps": t.action_count(include_subagents=include_subagents), "tool calls": len(_pool(t, include_subagents)), "tokens": u.total_tokens,
         "input tokens": u.input_tokens, "output tokens": u.output_tokens, "cost": u.cost_usd,
     }
     echo = _echo("budget", **{f"max_{k.replace(' ', '_')}{'_usd' if k == 'cost' else ''}": v for k, v in limits.items()})
