@@ -237,3 +237,33 @@ def test_the_check_command_knows_every_transcript_status() -> None:
     from agenteval_assert.reporting import TranscriptStatus
 
     assert set(_cli_check._CODE) == {s.value for s in TranscriptStatus}
+
+
+def test_first_use_of_lazy_names_from_many_threads_at_once() -> None:
+    """Threads that reach a lazy name while another thread is still importing its module wait
+    for it (the module's import lock) instead of reading the half-made module."""
+    sample = Path(__file__).parent.parent / "samples" / "claude-session" / "agentcmd-2.0.27-edit-heavy.jsonl"
+    code = f"""
+import threading, agenteval_assert as aa
+barrier = threading.Barrier(12)
+errors = []
+def work(i):
+    barrier.wait()
+    try:
+        if i % 3 == 0:
+            t = aa.load({str(sample)!r})
+            assert aa.check_tool_not_called(t, "NoSuchTool") is not None
+        elif i % 3 == 1:
+            assert callable(aa.check_tool_called) and callable(aa.assert_tool_called)
+            assert aa.storybook.expect_no_display_review is not None
+        else:
+            assert aa.Contains("x") is not None and aa.checks.check_budget is not None
+    except BaseException as exc:
+        errors.append(f"{{type(exc).__name__}}: {{exc}}")
+threads = [threading.Thread(target=work, args=(i,)) for i in range(12)]
+for th in threads: th.start()
+for th in threads: th.join()
+print(errors)
+"""
+    for _ in range(3):
+        assert _proc.python(code).stdout.strip() == "[]"

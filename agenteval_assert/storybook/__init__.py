@@ -373,12 +373,11 @@ if not _TYPE_CHECKING:
         again (pytester's in-process runs do that) gives its new names."""
         module = _WHERE.get(name)
         if module is not None:
-            source = _sys.modules.get(module)
-            if source is None:
-                source = _importlib.import_module(module)
-            return getattr(source, name)
+            # import_module, not sys.modules: a module another thread is still importing is in
+            # sys.modules half made; import_module waits for it (the module's import lock)
+            return getattr(_importlib.import_module(module), name)
         if name in _CHILDREN:
-            return _sys.modules.get(f"{__name__}.{name}") or _importlib.import_module(f"{__name__}.{name}")
+            return _importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
     #: The submodules imported so far: attributes resolved by ``__getattr__``.
