@@ -65,7 +65,13 @@ def verbose_default() -> bool:
 
 
 def cut_middle(text: str, limit: int = MAX_VALUE) -> str:
-    """*text* cut in the middle to at most *limit* characters, saying how much was left out."""
+    """*text* cut in the middle to at most *limit* characters, saying how much was left out.
+
+    A text that must be cut has its secrets redacted first: half of an API key is no longer a
+    shape the redaction knows, so redacting what is left after the cut would let it through."""
+    if len(text) <= limit:
+        return text
+    text = redact(text)
     if len(text) <= limit:
         return text
     keep = max(limit - 20, 10)

@@ -173,3 +173,37 @@ def test_redaction_is_idempotent_and_grows_a_text_by_its_markers_at_most(text: s
     assert redact_count(out, enabled=True) == (out, 0)
     assert len(out) <= len(text) + n * _MAX_MARK
     assert n == 0 or "[REDACTED " in out
+
+
+_KEY = "sk-ant-api03-" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ"
+_GH = "ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
+
+
+@pytest.mark.parametrize("secret", [_KEY, _GH])
+@pytest.mark.parametrize("key", ["order_id", "command"])
+def test_a_secret_in_an_argument_cut_for_display_is_redacted_whole(secret: str, key: str) -> None:
+    """Arguments are cut for display: the secret is redacted before the cut, so no part of it
+    (too short a part for the redaction to know) is shown, in the evidence or the summary,
+    wherever the cut falls."""
+    import json
+
+    import agenteval_assert as aa
+    from agenteval_assert.results import cut_middle
+
+    values = [secret, secret + "@github.com", "https://user:" + secret]
+    values += ["x" * before + "https://user:" + secret + "@github.com/acme/repo.git " + "y" * 40 for before in range(0, 160, 9)]
+    for value in values:
+        arguments = {key: value, "other": 1}
+        messages = [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "tool", "arguments": json.dumps(arguments)}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "done"},
+            {"role": "assistant", "content": "finished"},
+        ]
+        t = aa.from_messages(messages, flavor="openai-chat")
+        result = aa.check_tool_not_called(t, "tool")
+        shown = result.render(verbose=True) + "\n" + json.dumps(result.to_dict())
+        for i in range(4, len(secret) - 7):
+            assert secret[i : i + 8] not in shown, (value, shown)
+    assert secret[-12:] not in cut_middle("a" * 100 + secret + "b" * 100, 60)
