@@ -466,6 +466,9 @@ class Source:
                 # A document cut short (no closing bracket) is a torn tail, not a corrupt middle.
                 st.truncated_tail = not text.rstrip().endswith("]")
                 return
+            except ValueError as exc:  # an integer past the interpreter's digit limit, a NaN
+                st.unparsable.append(LineIssue(line, f"invalid JSON in array: {exc}", _excerpt(text[pos : pos + 60])))
+                return
             if type(obj) is dict:
                 st.records += 1
                 yield line, obj

@@ -114,11 +114,10 @@ class _Cache:
         """The members of a file that holds several runs (``sample-1-epoch-1``...), loaded into
         the cache; ``[]`` for a file of one run, or one that cannot be read (its test says why)."""
         from ._parsers import load_all
-        from .exceptions import AgentEvalError
 
         try:
             found = load_all(path, format=format)
-        except AgentEvalError:
+        except Exception:  # noqa: BLE001 - at collection: the test that loads it reports it, alone
             return []
         if len(found) < 2:
             if found:

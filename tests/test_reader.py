@@ -75,6 +75,15 @@ def test_json_array_cut_short_is_a_torn_tail() -> None:
     assert src.stats.unparsable[0].line == 3
 
 
+def test_json_array_element_with_an_integer_past_the_digit_limit_is_unparsable() -> None:
+    """int() refuses more than 4,300 digits with a ValueError that is not a JSONDecodeError: it
+    is an unparsable element where it stands, not an escaping exception."""
+    recs, src = read(b'[\n{"a": 1},\n{"n": ' + b"9" * 5000 + b"}\n]\n")
+    assert recs == [(2, {"a": 1})]
+    (issue,) = src.stats.unparsable
+    assert issue.line == 3 and "invalid JSON in array" in issue.reason and "digits" in issue.reason
+
+
 def test_single_json_object_document() -> None:
     recs, src = read(b'{\n  "type": "result",\n  "result": "x"\n}\n')
     assert src.stats.shape == "json-object"
