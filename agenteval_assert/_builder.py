@@ -151,6 +151,10 @@ class TranscriptBuilder:
         #: too (Claude's ``modelUsage``): no subagent is listed in ``usage_unrecorded``
         self.usage_total_complete = False
         self.usage_mode = "none"
+        #: see ``Transcript.usage_partial``: the usage figures cover only part of the run
+        self.usage_partial = False
+        #: see ``Health.orphan_lines``: lines of a text log that belong to no step
+        self.orphan_lines: list[int] = []
         #: the agent acts after the reply that asks for the action (a SWE-agent step's command
         #: follows its thought; Aider applies edits after the model's reply): the last turn's
         #: reply, before those actions, is the final answer (when the run's end record is there)
@@ -497,6 +501,7 @@ class TranscriptBuilder:
             notes=tuple(self.notes),
             run_ended=self.run_ended,
             damaged=tuple(sorted(self.damaged_records, key=lambda i: i.line)),
+            orphan_lines=tuple(sorted(set(self.orphan_lines))),
         )
         return Transcript(
             path=self.path,
@@ -516,6 +521,7 @@ class TranscriptBuilder:
             usage_total=self.usage_total,
             usage_unrecorded=unrecorded,
             run_error=run_error,
+            usage_partial=self.usage_partial,
         )
 
     def _final_answer(self, steps: list[Step], text_step: int, call_step: int) -> str | None:

@@ -200,13 +200,14 @@ HEALTH_CHECKS: tuple[Callable[[Transcript], CheckResult], ...] = (
 def not_applicable(check: Callable[[Transcript], CheckResult], t: Transcript) -> str | None:
     """Why a health check does not apply to *t*, or ``None``: ``check`` (the command line) then
     reports it as skipped, which is neither a pass nor a doubt about the run. Only
-    ``no_unhandled_tool_error`` on a transcript none of whose calls has a recorded outcome (Aider,
-    text-action SWE-agent, API message lists without tool results): the check would be
-    INCONCLUSIVE on every such run, whatever the agent did. Called as a function, the check
+    ``no_unhandled_tool_error`` on a transcript whose last call has no recorded outcome (an Aider
+    command, a SWE-agent step, an API tool result without an error flag): the check is about that
+    call, and would be INCONCLUSIVE whatever the agent did. Called as a function, the check
     itself stays INCONCLUSIVE there."""
-    if check is check_no_unhandled_tool_error and t.tool_calls \
-            and not any(c.outcome_recorded for c in t.tool_calls):
-        return f"{t.format} records no outcome for its tool calls: whether the last one failed cannot be told"
+    if check is check_no_unhandled_tool_error and t.tool_calls and not t.tool_calls[-1].outcome_recorded:
+        last = t.tool_calls[-1]
+        return (f"{t.format} records no outcome for the last tool call ({last.name} at line "
+                f"{last.location.line}): whether it failed cannot be told")
     return None
 
 

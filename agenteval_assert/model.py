@@ -373,6 +373,10 @@ class Health:
     """Records that could not be read where a call or a result could have been: a record of the
     wrong shape, a record of an unknown type that carries a tool call, records of another format
     inside the file, a record whose predecessor is missing. Each makes the transcript incomplete."""
+    orphan_lines: tuple[int, ...] = ()
+    """Lines of a text log (Aider's markdown history) that hold something but belong to no step,
+    call or result, and were not read as metadata: counted here, never dropped silently. They do
+    not make the transcript incomplete (no call or result can hide in them)."""
 
     @property
     def parsed_cleanly(self) -> bool:
@@ -440,6 +444,8 @@ class Transcript:
             such as Claude's ``modelUsage``, else ``usage`` plus each ``Subagent.usage``).
         usage_unrecorded: ids of subagents whose usage the log does not record, so that
             ``usage_total`` leaves them out.
+        usage_partial: the usage figures cover only part of the run (some responses report no
+            usage, or the log says it is missing): they are a lower bound.
         health: diagnostics (see ``Health``).
         metadata: other facts from the log (cwd, CLI version, result subtype...).
         errors: run-level errors reported by the agent (API errors, ``turn.failed``...), one
@@ -465,6 +471,11 @@ class Transcript:
     _usage_total: Usage | None = attrs.field(default=None, alias="usage_total")
     usage_unrecorded: tuple[str, ...] = ()
     run_error: RunError | None = None
+    usage_partial: bool = False
+    """The usage figures cover only part of the run: some responses (or models) report usage and
+    others do not, or the log says usage is missing (SWE-agent ``model_stats`` with API calls and
+    0 tokens). The figures recorded are then a lower bound: a token or cost budget the run seems
+    to be within is INCONCLUSIVE."""
     _by_name: Mapping[str, tuple[ToolCall, ...]] = attrs.field(init=False, repr=False)
     _by_id: Mapping[str, ToolCall] = attrs.field(init=False, repr=False)
     _all_calls: tuple[ToolCall, ...] = attrs.field(init=False, repr=False)

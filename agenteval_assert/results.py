@@ -193,7 +193,10 @@ def describe_call_parts(call: ToolCall, limit: int = 120) -> tuple[str, str]:
     """``describe_call`` in two parts: ``Bash(command='npm test')`` and its outcome tag
     (``  [error, exit_code=1]``, ``""`` for a success)."""
     if call.command is not None:
-        args = f"command={short_repr(call.command, limit)}"
+        # the argument as logged: its own key (inspect_ai's ``cmd``) and, for a string, its text
+        key = "command" if "command" in call.arguments else "cmd"
+        logged = call.arguments.get(key)
+        args = f"{key}={short_repr(logged if isinstance(logged, str) else call.command, limit)}"
     elif call.arguments:
         parts = []
         for k, v in list(call.arguments.items())[:3]:

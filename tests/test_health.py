@@ -110,7 +110,7 @@ def test_a_format_that_records_no_outcome_skips_the_unhandled_error_check_in_che
     # called as a function the check stays honest: it cannot tell
     assert check_no_unhandled_tool_error(t).status is Status.INCONCLUSIVE
     assert not_applicable(check_no_unhandled_tool_error, t) == (
-        "swe-agent records no outcome for its tool calls: whether the last one failed cannot be told")
+        "swe-agent records no outcome for the last tool call (submit at line 48): whether it failed cannot be told")
     (result,) = check_one(str(path))
     entries = {c.name: c.status for c in result.checks}
     assert entries["no_unhandled_tool_error"] == "skip"

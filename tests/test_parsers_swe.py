@@ -135,7 +135,9 @@ def test_a_command_cancelled_for_its_timeout_failed() -> None:
     python = t.tool_calls[2]
     assert (python.command, python.status, python.is_error, python.exit_code) == (
         "python reproduce.py", "failed", True, None)
-    assert {c.status for c in t.tool_calls if c is not python} == {"unrecorded"}
+    # the other calls: unrecorded, but for the edit the linter rejected ("NOT been applied")
+    assert {c.status for c in t.tool_calls if c is not python and "NOT been applied" not in c.output} == {
+        "unrecorded"}
     assert C.check_no_tool_errors(t).status is Status.FAIL
     # the other python calls' outcomes are unrecorded: whether one succeeded stays unknown
     assert C.check_tool_succeeded(t, "python").status is Status.INCONCLUSIVE

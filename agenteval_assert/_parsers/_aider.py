@@ -47,6 +47,8 @@ _AMOUNT = re.compile(r"^([\d.]+)(k|M)? (sent|received|cache write|cache hit)$")
 _SCALE = {None: 1, "k": 1_000, "M": 1_000_000}
 _MODEL = re.compile(r"^(?:Main model|Model): (\S+)")
 _VERSION = re.compile(r"^Aider v(\S+)$")
+#: Aider's question before it creates a file the model wrote to (the line before names the file)
+_CREATE = re.compile(r"^Create new file\? \(Y\)es/\(N\)o \[Yes\]:\s*(\S*)")
 
 
 #: One classified line: ``(number, kind, text)``; ``kind`` is heading, user, aider, aider-more,
@@ -128,6 +130,8 @@ class _Session:
         session_cost: list[float] = []
         conform_errors = 0
         pending: list[_Line] = []  # a run of the same kind of lines
+        prev_body = ""  # the last line of Aider's output, before this one
+        new_files: set[str] = set()  # files Aider was told to create, not applied yet
         pending_kind = ""
 
         def flush() -> None:
@@ -167,15 +171,28 @@ class _Session:
                 continue
             if line_kind == "aider":
                 body = line[2:].rstrip() if line.startswith("> ") else ""
+                created = _CREATE.match(body)
+                if created is not None and prev_body and created.group(1).strip().lower() in ("", "y", "yes"):
+                    new_files.add(prev_body)  # "> FILE" then "> Create new file? … y": Aider creates FILE
                 action = _action(body)
                 if action is not None:
                     flush()
                     name, akind, args = action
                     n_calls += 1
                     key = f"{name}-{n_calls}"
-                    b.call(key, id=f"line-{n}", name=name, kind=akind, arguments=args, line=n,
-                           status="unrecorded")
+                    if name == "edit":
+                        # Aider reports an edit once it has written it: the edit completed; a file
+                        # it had to create is written, not edited
+                        if args["file_path"] in new_files:
+                            new_files.discard(args["file_path"])
+                            akind = "file_write"
+                        status = "completed"
+                    else:
+                        status = "unrecorded"  # the command's outcome is never logged
+                    b.call(key, id=f"line-{n}", name=name, kind=akind, arguments=args, line=n, status=status)
+                    prev_body = body
                     continue
+                prev_body = body
                 tokens = _TOKENS.match(body)
                 if tokens is not None:
                     seen_tokens |= _add_tokens(tokens.group(1), usage)

@@ -456,18 +456,24 @@ def _usage(u: dict[str, Any], fmt: str) -> Usage | None:
     if fmt == CHAT:
         inp = as_int(u.get("prompt_tokens"))
         out = as_int(u.get("completion_tokens"))
-        cached = as_int(_dict(u.get("prompt_tokens_details")).get("cached_tokens"))
+        details = _dict(u.get("prompt_tokens_details"))
         reasoning = as_int(_dict(u.get("completion_tokens_details")).get("reasoning_tokens"))
     else:
         inp = as_int(u.get("input_tokens"))
         out = as_int(u.get("output_tokens"))
-        cached = as_int(_dict(u.get("input_tokens_details")).get("cached_tokens"))
+        details = _dict(u.get("input_tokens_details"))
         reasoning = as_int(_dict(u.get("output_tokens_details")).get("reasoning_tokens"))
+    cached = as_int(details.get("cached_tokens"))
+    # written to the prompt cache, where the API reports it (``cache_write_tokens`` beside
+    # ``cached_tokens``; ``null`` where it does not): part of the input as well
+    written = as_int(details.get("cache_write_tokens"))
     if inp is None and out is None:
         return None
-    if inp is not None and cached:
-        inp = max(inp - cached, 0)  # OpenAI's input includes the cached tokens; ours does not
-    return Usage(input_tokens=inp, output_tokens=out, cache_read_tokens=cached, reasoning_tokens=reasoning)
+    if inp is not None and (cached or written):
+        # OpenAI's input includes the tokens read from and written to the cache; ours does not
+        inp = max(inp - (cached or 0) - (written or 0), 0)
+    return Usage(input_tokens=inp, output_tokens=out, cache_read_tokens=cached, cache_write_tokens=written,
+                 reasoning_tokens=reasoning)
 
 
 def _add(a: int | None, b: int | None) -> int | None:
@@ -550,6 +556,7 @@ class _Run:
         self.cut: str | None = None  # the last response was cut short, and nothing followed it
         self.unflagged = 0  # results of a kind that has no error flag
         self.usage_reports = 0
+        self.unreported = 0  # API responses without a usage report
         self.legacy: list[str] = []  # chat ``function_call`` keys waiting for a ``function`` message
         self.item_keys: dict[str, str] = {}  # Responses item id -> call key (local_shell_call_output)
         self.systems: set[str] = set()
@@ -561,9 +568,14 @@ class _Run:
         A message of a pretty-printed document spans many lines: its calls and results are
         located on the line of their own id rather than where the message starts.
         """
+        found = self.find_id_line(ident, line)
+        return line if found is None else found
+
+    def find_id_line(self, ident: str | None, line: int) -> int | None:
+        """``line_of_id``, ``None`` where the id is not found (or the file is not one document)."""
         doc = self.b.document
         if doc is None or not ident:
-            return line
+            return None
         if self._starts is None:
             starts = [0]
             pos = doc.find("\n")
@@ -573,10 +585,10 @@ class _Run:
             self._starts = starts
         starts = self._starts
         if not 0 < line <= len(starts):
-            return line
+            return None
         pos = doc.find(json.dumps(ident, ensure_ascii=False), starts[line - 1])
         if pos < 0:
-            return line
+            return None
         return bisect_right(starts, pos)
 
     # -- driving ---------------------------------------------------------------------------------
@@ -707,7 +719,9 @@ class _Run:
             self.responded(resp)
             return
         u = _dict(resp.get("usage"))
-        self.add_usage(_usage(u, self.fmt) if u else None)
+        got = _usage(u, self.fmt) if u else None
+        self.unreported += got is None
+        self.add_usage(got)
         if resp.get("object") == "chat.completion":
             raw_choices = resp.get("choices")
             if raw_choices is not None and not isinstance(raw_choices, list):
@@ -776,6 +790,10 @@ class _Run:
             b.usage = self.usage
             n = self.usage_reports
             b.usage_mode = "reported by the API response" if n == 1 else f"summed over {n} API responses"
+            if self.unreported:
+                b.usage_partial = True
+                b.note(f"usage: {self.unreported} of {n + self.unreported} API responses report no usage: "
+                       "the figures cover the others only")
         if self.cut is not None:
             b.run_ended = False
             b.note(f"the last API response was cut short ({self.cut}): the conversation did not end there")
@@ -914,9 +932,9 @@ class _Run:
     def anthropic(self, line: int, m: dict[str, Any]) -> None:
         b = self.b
         if m.get("type") == "message":  # an API response appended to the list
-            u = _dict(m.get("usage"))
-            if u:
-                self.add_usage(_usage(u, ANTHROPIC))
+            got = _usage(_dict(m.get("usage")), ANTHROPIC)
+            self.unreported += got is None
+            self.add_usage(got)
             model = _str(m.get("model"))
             if model:
                 b.model = model
@@ -1025,8 +1043,12 @@ class _Run:
                 )
         else:
             text = content_text(content)
+        # located on its own block: a server tool's result follows its call in the same message,
+        # so its id is looked for after the call's own line
+        known = b.call_info(tid)
+        at = self.find_id_line(tid, known.line + 1) if known is not None and known.line >= line else None
         b.result(tid, text=text, raw=None if isinstance(content, str) else content, is_error=is_error,
-                 exit_code=exit_code, line=self.line_of_id(tid, line))
+                 exit_code=exit_code, line=at if at is not None else self.line_of_id(tid, line))
 
     # -- OpenAI Responses --------------------------------------------------------------------------
 

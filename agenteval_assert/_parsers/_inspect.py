@@ -153,10 +153,12 @@ def _sample_transcript(path: str, sample: dict[str, Any], eval_spec: dict[str, A
         # a count no model reports stays None (unknown), never 0
         totals: list[int | None] = [None] * 5
         moved = False
+        silent = 0  # models listed with no token count
         for u in usage.values():
             if isinstance(u, dict):
                 row = [as_int(u.get(k)) for k in ("input_tokens", "output_tokens", "input_tokens_cache_read",
                                                   "input_tokens_cache_write", "reasoning_tokens")]
+                silent += row[0] is None and row[1] is None
                 if _reasoning_outside_output([n or 0 for n in row], as_int(u.get("total_tokens"))):
                     row[1] = (row[1] or 0) + (row[4] or 0)  # one meaning: the output holds every generated token
                     moved = True
@@ -168,6 +170,10 @@ def _sample_transcript(path: str, sample: dict[str, Any], eval_spec: dict[str, A
         b.usage_mode = "summed over the sample's model_usage (as inspect_ai reports it)"
         if moved:
             b.usage_mode += "; reasoning added to the output where the model's total counts it apart"
+        if silent and silent < len(usage):
+            b.usage_partial = True
+            b.note(f"usage: {silent} of the sample's {len(usage)} models report no token count: "
+                   "the figures cover the others only")
     stats.records = len(messages)
     return b.build(stats)
 

@@ -14,6 +14,7 @@ Plain ``dict`` look-ups with type checks, as in the other parsers (see ``_claude
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -58,6 +59,57 @@ _FUNCTION_KINDS = {
 }
 
 
+#: The file editor's sub-commands (``str_replace_editor`` / the ``oh_aci`` file editor), by what
+#: they do to the file.
+_EDITOR_KINDS = {"view": "file_read", "create": "file_write", "str_replace": "file_edit",
+                 "insert": "file_edit", "undo_edit": "file_edit"}
+_EDITOR_ACTIONS = frozenset({"read", "write", "edit"})
+_IPYTHON_COMMAND = re.compile(r"""['"]command['"]\s*:\s*['"](\w+)['"]""")
+
+
+def _sent_arguments(meta: dict[str, Any], call_id: str | None) -> dict[str, Any]:
+    """The arguments the model sent for this call: the function call of ``model_response`` whose
+    id is the call's (the one call of the response when it has no id)."""
+    resp = meta.get("model_response")
+    choices = resp.get("choices") if isinstance(resp, dict) else None
+    found: list[dict[str, Any]] = []
+    for choice in choices if isinstance(choices, list) else ():
+        msg = choice.get("message") if isinstance(choice, dict) else None
+        tcs = msg.get("tool_calls") if isinstance(msg, dict) else None
+        for tc in tcs if isinstance(tcs, list) else ():
+            if isinstance(tc, dict) and isinstance(tc.get("function"), dict):
+                found.append(tc)
+    pick = next((tc for tc in found if call_id is not None and tc.get("id") == call_id), None)
+    if pick is None and len(found) == 1 and call_id is None:
+        pick = found[0]
+    if pick is None:
+        return {}
+    args, _ = decode_arguments(pick["function"].get("arguments"))
+    return dict(args)
+
+
+def _with_sent_arguments(args: dict[str, Any], meta: dict[str, Any], call_id: str | None) -> dict[str, Any]:
+    """The action's ``args`` as logged, completed with the arguments the model sent that the
+    action does not repeat (a file editor action keeps ``path`` but not ``command``,
+    ``file_text``, ``old_str``...): what the call asked for, so that file checks see it. A
+    ``command`` found nowhere else is read from ``translated_ipython_code`` (``file_editor(**{'command': 'view', …})``)."""
+    for k, v in _sent_arguments(meta, call_id).items():
+        args.setdefault(k, v)
+    if "command" not in args and isinstance(args.get("translated_ipython_code"), str):
+        found = _IPYTHON_COMMAND.search(args["translated_ipython_code"][:2000])
+        if found is not None:
+            args["command"] = found.group(1)
+    return args
+
+
+def _editor_kind(command: Any, action: str, name: str) -> str | None:
+    """A file editor call's kind from its sub-command (``create`` writes, ``view`` reads,
+    ``str_replace`` / ``insert`` edit)."""
+    if isinstance(command, str) and (action in _EDITOR_ACTIONS or name in ("str_replace_editor", "edit_file")):
+        return _EDITOR_KINDS.get(command)
+    return None
+
+
 def _is_event(r: Any) -> bool:
     """An OpenHands event: an object whose string ``source`` is user/agent/environment, with a
     string ``action`` or ``observation`` (any other value, a list or an object included, is not)."""
@@ -89,7 +141,7 @@ class OpenHandsParser:
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         actions: set[str] = set()  # ids of every action seen (tool calls or not)
-        responses: dict[str, tuple[int, int, int, int]] = {}
+        responses: dict[str, tuple[int, int, int, int] | None] = {}
         last_metrics: dict[str, Any] | None = None
         for line, r in records:
             if not _is_event(r):
@@ -141,9 +193,11 @@ class OpenHandsParser:
         if action != "finish" and thought.strip():
             b.message("assistant", thought, line)
         arguments, raw_args = decode_arguments(args)
-        kind = _ACTION_KINDS.get(action) or _FUNCTION_KINDS.get(name) or tool_kind(name)
+        arguments = _with_sent_arguments(dict(arguments), meta, native)
+        kind = _editor_kind(arguments.get("command"), action, name) \
+            or _ACTION_KINDS.get(action) or _FUNCTION_KINDS.get(name) or tool_kind(name)
         ts = r.get("timestamp") if isinstance(r.get("timestamp"), str) else None
-        if not b.call(key, id=native or key, name=name, kind=kind, arguments=dict(arguments), line=line,
+        if not b.call(key, id=native or key, name=name, kind=kind, arguments=arguments, line=line,
                       raw_arguments=raw_args, started_at=ts,
                       status="completed" if action == "finish" else "pending"):
             b.skip("repeated event id")
@@ -189,14 +243,17 @@ class OpenHandsParser:
         b.result(cause, text=text, line=line, raw=r, is_error=obs == "error", exit_code=code, ended_at=ts)
 
     @staticmethod
-    def _model_response(resp: Any, b: TranscriptBuilder, seen: dict[str, tuple[int, int, int, int]]) -> None:
+    def _model_response(resp: Any, b: TranscriptBuilder, seen: dict[str, tuple[int, int, int, int] | None]) -> None:
         if not isinstance(resp, dict):
             return
         if b.model is None and isinstance(resp.get("model"), str):
             b.model = resp["model"]
         rid = resp.get("id")
         u = resp.get("usage")
-        if not isinstance(rid, str) or rid in seen or not isinstance(u, dict):
+        if not isinstance(rid, str) or rid in seen:
+            return
+        if not isinstance(u, dict):
+            seen[rid] = None  # a response that reports no usage
             return
         prompt = as_int(u.get("prompt_tokens")) or 0
         details = u.get("prompt_tokens_details")
@@ -207,7 +264,7 @@ class OpenHandsParser:
         seen[rid] = (max(prompt - (read or 0) - write, 0), as_int(u.get("completion_tokens")) or 0, read or 0, write)
 
     @staticmethod
-    def _usage(b: TranscriptBuilder, responses: dict[str, tuple[int, int, int, int]],
+    def _usage(b: TranscriptBuilder, responses: dict[str, tuple[int, int, int, int] | None],
                metrics: dict[str, Any] | None) -> None:
         acc = metrics.get("accumulated_token_usage") if metrics else None
         cost = metrics.get("accumulated_cost") if metrics else None
@@ -225,8 +282,13 @@ class OpenHandsParser:
                 cost_usd=cost_usd,
             )
             b.usage_mode = "accumulated (the last llm_metrics)"
-        elif responses:
-            totals = [sum(v[i] for v in responses.values()) for i in range(4)]
+        elif any(v is not None for v in responses.values()):
+            reported = [v for v in responses.values() if v is not None]
+            totals = [sum(v[i] for v in reported) for i in range(4)]
             b.usage = Usage(input_tokens=totals[0], output_tokens=totals[1], cache_read_tokens=totals[2],
                             cache_write_tokens=totals[3], cost_usd=cost_usd)
             b.usage_mode = "summed per model response (tool_call_metadata.model_response.usage, deduplicated by id)"
+            if len(reported) < len(responses):
+                b.usage_partial = True
+                b.note(f"usage: {len(responses) - len(reported)} of {len(responses)} model responses report no "
+                       "usage: the figures cover the others only")

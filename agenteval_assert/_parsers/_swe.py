@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import json
+import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -199,7 +200,7 @@ class SweAgentParser:
 
         turns = _match_turns(steps, assistant_turns)
         timeouts = timeout_patterns(SWE_TIMEOUT_TEMPLATE, _find_key(_replay_config(rec), "command_cancelled_timeout_template"))
-        n_timeouts = 0
+        n_timeouts = n_rejected = 0
         prev_state: dict[str, Any] = {}
         ids: list[str] = []
         for i, (step, line) in enumerate(zip(steps, step_lines, strict=True)):
@@ -228,13 +229,18 @@ class SweAgentParser:
                 continue
             # the file open when the action ran: 0.x records the state before the step, 1.x after
             # it; an edit does not change the open file, so the step's own state names it in both
-            cid, timed_out = self._call(b, i, line, action, step, turns.get(i),
-                                        state if _open_file(state) else prev_state, timeouts)
+            cid, outcome = self._call(b, i, line, action, step, turns.get(i),
+                                      state if _open_file(state) else prev_state, timeouts,
+                                      _working_dir(state) or _working_dir(prev_state))
             ids.append(cid)
-            n_timeouts += timed_out
+            n_timeouts += outcome == "timeout"
+            n_rejected += outcome == "rejected"
             prev_state = state or prev_state
         if n_timeouts:
             b.note(_TIMEOUT_NOTE.format(n=n_timeouts))
+        if n_rejected:
+            b.note(f"{n_rejected} edit(s) were rejected (the observation says the changes have NOT been "
+                   "applied): their status is failed")
         repeated = len(ids) - len(set(ids))
         if repeated:
             b.note(f"{repeated} call id(s) of the history repeat an earlier one (a replayed "
@@ -243,7 +249,9 @@ class SweAgentParser:
     @staticmethod
     def _call(b: TranscriptBuilder, i: int, line: int, action: str, step: dict[str, Any],
               turn: dict[str, Any] | None, state: dict[str, Any],
-              timeouts: Sequence[re.Pattern[str]]) -> tuple[str, bool]:
+              timeouts: Sequence[re.Pattern[str]], cwd: str | None) -> tuple[str, str | None]:
+        """Record the step's call and its observation; returns the call id and what the
+        observation says of the outcome: ``"timeout"``, ``"rejected"`` or ``None``."""
         argv = _first_line_argv(action)
         name = argv[0] if argv else action.split(None, 1)[0]
         kind = swe_agent_kind(argv)
@@ -273,17 +281,24 @@ class SweAgentParser:
                 path = _open_file(state)
             if path is not None:
                 args["path"] = path
+        absolute = _absolute(args.get("path"), cwd) if kind in ("file_read", "file_write", "file_edit") else None
+        if absolute is not None:
+            args.setdefault("absolute_path", absolute)
         key = f"step-{i}"
         b.call(key, id=call_id, name=name, kind=kind, arguments=args, line=line, raw_arguments=raw_args)
         obs = step.get("observation")
-        timed_out = False
+        outcome: str | None = None
         if obs is not None:
             text = obs if isinstance(obs, str) else content_text(obs)
-            # the one outcome SWE-agent does record: a command it cancelled for taking too long
-            timed_out = _timed_out(text, timeouts) or bool(_SWE0_TIMEOUT.search(text))
-            b.result(key, text=text, line=line, raw=None, is_error=timed_out,
-                     status="failed" if timed_out else "unrecorded")
-        return call_id, timed_out
+            # the outcomes SWE-agent does record: a command it cancelled for taking too long, and
+            # an edit its linter rejected ("Your changes have NOT been applied")
+            if _timed_out(text, timeouts) or _SWE0_TIMEOUT.search(text):
+                outcome = "timeout"
+            elif kind in ("file_edit", "file_write") and _NOT_APPLIED in text:
+                outcome = "rejected"
+            b.result(key, text=text, line=line, raw=None, is_error=outcome is not None,
+                     status="failed" if outcome is not None else "unrecorded")
+        return call_id, outcome
 
     @staticmethod
     def _meta(rec: dict[str, Any], b: TranscriptBuilder) -> None:
@@ -300,15 +315,21 @@ class SweAgentParser:
                 b.metadata["submission"] = info["submission"]
             stats = info.get("model_stats")
             if isinstance(stats, dict):
-                cost = stats.get("instance_cost")
-                b.usage = Usage(
-                    input_tokens=as_int(stats.get("tokens_sent")),
-                    output_tokens=as_int(stats.get("tokens_received")),
-                    cost_usd=as_float(cost),
-                )
-                b.usage_mode = "reported by info.model_stats"
-                if as_int(stats.get("api_calls")) is not None:
-                    b.metadata["api_calls"] = as_int(stats.get("api_calls"))
+                sent, received = as_int(stats.get("tokens_sent")), as_int(stats.get("tokens_received"))
+                cost = as_float(stats.get("instance_cost"))
+                api_calls = as_int(stats.get("api_calls"))
+                if api_calls is not None:
+                    b.metadata["api_calls"] = api_calls
+                if api_calls and not sent and not received and not cost:
+                    # API calls were made and nothing is counted: the usage was not recorded (a
+                    # replayed demonstration, a model litellm has no price for), it is not 0
+                    b.usage_partial = True
+                    b.usage_mode = "not recorded (info.model_stats counts 0 tokens for its API calls)"
+                    b.note(f"info.model_stats counts {api_calls} API call(s) but 0 tokens and no cost: "
+                           "the usage was not recorded (not 0)")
+                else:
+                    b.usage = Usage(input_tokens=sent, output_tokens=received, cost_usd=cost)
+                    b.usage_mode = "reported by info.model_stats"
         replay = _replay_config(rec)
         if isinstance(replay, dict):
             agent = replay.get("agent")
@@ -316,6 +337,27 @@ class SweAgentParser:
             name = model.get("name") if isinstance(model, dict) else None
             if isinstance(name, str) and name:
                 b.model = name
+
+
+#: What SWE-agent's edit tools say when the linter rejected an edit (``edit``, ``insert``,
+#: ``str_replace_editor``): the file was left as it was.
+_NOT_APPLIED = "NOT been applied"
+
+
+def _working_dir(state: dict[str, Any]) -> str | None:
+    wd = state.get("working_dir")
+    return wd if isinstance(wd, str) and wd.startswith("/") else None
+
+
+def _absolute(path: Any, cwd: str | None) -> str | None:
+    """*path* resolved against the trajectory's working folder, where that is safe: a plain
+    relative path (no ``~``, variable or glob), a known absolute folder. ``None`` otherwise (and
+    for a path that is absolute already: the logged one is kept as it is)."""
+    if not isinstance(path, str) or not path or cwd is None or path.startswith("/"):
+        return None
+    if path[0] in "~$-" or any(ch in path for ch in "*?[$`\n\\"):
+        return None
+    return posixpath.normpath(posixpath.join(cwd, path))
 
 
 def _replay_config(rec: dict[str, Any]) -> dict[str, Any] | None:
@@ -471,6 +513,7 @@ class MiniSweAgentParser:
         usage = [0, 0, 0, 0]
         cost = 0.0
         seen_usage = False
+        unreported = 0  # responses without a usage report
         waiting: list[str] = []  # keys of the calls the next observation answers (v1: one)
         format_errors = 0
         n_calls = 0
@@ -487,7 +530,9 @@ class MiniSweAgentParser:
                 waiting = []
                 response = extra.get("response")
                 if isinstance(response, dict):
-                    seen_usage |= self._usage(response, usage)
+                    got = self._usage(response, usage)
+                    seen_usage |= got
+                    unreported += not got
                     c = response.get("usage")
                     if isinstance(c, dict) and (amount := as_float(c.get("cost"))) is not None:
                         cost += amount
@@ -549,6 +594,10 @@ class MiniSweAgentParser:
             )
             b.usage_mode = ("summed per response (extra.response.usage); cost from info.model_stats"
                             if seen_usage else "cost from info.model_stats")
+            if seen_usage and unreported:
+                b.usage_partial = True
+                b.note(f"usage: {unreported} model response(s) report no usage: the token figures cover "
+                       "the others only")
 
     @staticmethod
     def _actions(m: dict[str, Any], extra: dict[str, Any], text: str) -> list[tuple[str | None, str]] | None:

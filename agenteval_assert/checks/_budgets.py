@@ -34,7 +34,9 @@ def check_budget(
 
     Steps are the agent's actions: assistant messages, thinking blocks and tool calls (user
     and system messages are not steps). Tokens and cost come from the log and are never
-    estimated: a token or cost budget on a transcript that records none is INCONCLUSIVE.
+    estimated: a token or cost budget on a transcript that records none is INCONCLUSIVE, and so
+    is one the recorded figures are within when they cover only part of the run
+    (``Transcript.usage_partial``: they are a lower bound; over the limit still fails).
 
     With ``include_subagents=True`` (the default) every limit counts the whole run: tokens and
     cost are ``Transcript.usage_total`` (the main agent and its subagents, the same basis as the
@@ -86,6 +88,12 @@ def check_budget(
             notes=(*notes, f"usage mode of this format: {t.health.usage_mode}; tokens and cost are never estimated"),
         )
     token_limited = any(limits[k] is not None for k in ("tokens", "input tokens", "output tokens"))
+    if usage_limited and t.usage_partial:
+        return CheckResult.inconclusive(
+            "budget", expected, ", ".join(within), check=echo,
+            but="the log records usage for only part of the run (Transcript.usage_partial)",
+            notes=(*notes, "the recorded figures are a lower bound: within them is not within the budget"),
+        )
     if include_subagents and token_limited and t.usage_unrecorded:
         missing = ", ".join(t.usage_unrecorded[:5]) + (" ..." if len(t.usage_unrecorded) > 5 else "")
         return CheckResult.inconclusive(
