@@ -104,6 +104,7 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "usage": _usage_dict(t.usage, h.usage_mode),
         "usage_total": _usage_dict(t.usage_total, _total_mode(t)),
         "usage_unrecorded": list(t.usage_unrecorded),
+        "usage_partial": t.usage_partial,
         "errors": [
             {"message": e.message, "location": str(e.location), "locations": [str(loc) for loc in e.locations]}
             for e in t.errors
@@ -121,6 +122,7 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
             "unanswered_calls": list(h.unanswered_calls),
             "orphan_results": list(h.orphan_results),
             "damaged_records": [{"line": i.line, "reason": i.reason} for i in h.damaged],
+            "orphan_lines": list(h.orphan_lines),
             "run_ended": h.run_ended,
             "problems": h.problems(),
             "notes": list(h.notes),
@@ -159,6 +161,8 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
     if u.recorded:
         label = "usage" if not t.subagents else "usage main"
         out.write(f"  {label:<11} {_usage_text(u)} ({h.usage_mode})\n")
+    if t.usage_partial:
+        out.write("  usage       partial: the log records usage for only part of the run (a lower bound)\n")
     if t.subagents and (t.usage_total.recorded or u.recorded):
         out.write(f"  usage total {_usage_text(t.usage_total)} ({d['usage_total']['mode']})\n")
     for sub in t.subagents:
@@ -182,6 +186,9 @@ def _print_summary(t: Transcript, out: TextIO) -> None:
         out.write(f"    ... and {len(h.unparsable) - 10} more (summary --json lists all)\n")
     if h.unknown_types:
         out.write("    unknown record types: " + ", ".join(f"{k} x{v}" for k, v in h.unknown_types.items()) + "\n")
+    if h.orphan_lines:
+        shown = ", ".join(str(n) for n in h.orphan_lines[:10]) + (" ..." if len(h.orphan_lines) > 10 else "")
+        out.write(f"    {_plural(len(h.orphan_lines), 'line')} in no step: {shown}\n")
     if h.skipped:
         out.write("    skipped: " + ", ".join(f"{k} x{v}" for k, v in h.skipped.items()) + "\n")
     out.writelines(f"    note: {note}\n" for note in h.notes)

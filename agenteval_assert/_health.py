@@ -24,13 +24,17 @@ REPLY_THEN_ACTION_FORMATS = frozenset({"swe-agent", "mini-swe-agent", "aider"})
 
 
 def check_parsed_cleanly(t: Transcript) -> CheckResult:
-    """Every line was a JSON record the parser could read, and the file does not end in a torn
-    line: no unparsable line, no damaged record (``Health.damaged``), no orphan result."""
+    """Every record of the file could be read (a JSON record, a line of a text log), and the
+    file does not end in a torn line: no unparsable line, no damaged record
+    (``Health.damaged``), no orphan result. Lines that belong to no step
+    (``Health.orphan_lines``) are noted."""
     h = t.health
     if h.intact and h.records:
         skipped = sum(h.skipped.values())
         unknown = sum(h.unknown_types.values())
         extra = []
+        if h.orphan_lines:
+            extra.append(f"{_plural(len(h.orphan_lines), 'line')} in no step (Health.orphan_lines)")
         if unknown:
             extra.append(f"{unknown} record(s) of unknown type kept out of the model")
         if skipped:
@@ -45,7 +49,7 @@ def check_parsed_cleanly(t: Transcript) -> CheckResult:
     ]
     evidence.extend(Evidence(f"result whose call is not in the file: {cid}") for cid in h.orphan_results)
     found = "; ".join(p for p in h.problems() if "with no result" not in p and "end-of-run" not in p)
-    return CheckResult.failing("parsed_cleanly", "every line to be a JSON record the parser could read",
+    return CheckResult.failing("parsed_cleanly", "every record of the file to be read",
                                found or "no records", evidence)
 
 

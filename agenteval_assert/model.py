@@ -380,7 +380,9 @@ class Health:
 
     @property
     def parsed_cleanly(self) -> bool:
-        """Every line was valid JSON and the file does not end in a torn line."""
+        """No unparsable line (a line that is no record of the format: invalid JSON, or a text log's
+        line that is not UTF-8) and no torn last line. Says nothing of damaged records or lines
+        in no step: see ``intact`` and ``orphan_lines``."""
         return not self.unparsable and not self.truncated_tail
 
     @property

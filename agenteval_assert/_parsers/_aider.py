@@ -145,11 +145,15 @@ class _Session:
                 text = "\n".join(x[2] for x in pending).strip("\n")
                 if text.strip():
                     b.message("assistant", text, pending[0][0])
+                else:
+                    b.orphan_lines.extend(x[0] for x in pending if x[1] != "blank")
             elif pending_kind == "aider":
                 text = "\n".join(x[2][2:].rstrip() if x[2].startswith("> ") else x[2].rstrip().lstrip(">")
                                  for x in pending).strip("\n")
                 if text.strip():
                     b.message("system", text, pending[0][0], meta=True)
+                else:  # ">" alone: Aider's empty output, in no step
+                    b.orphan_lines.extend(x[0] for x in pending if x[1] != "blank")
             pending = []
             pending_kind = ""
 
@@ -323,7 +327,9 @@ class AiderParser:
                 if foreign and chunk:
                     b.damaged(first, foreign)
                 mine = [i for i in issues if first <= i.line <= last]
-                stats = ReadStats(path=path, shape="jsonl", lines=len(lines) if chunk is lines else last,
+                # a session's own lines (the whole file's for the whole file): its health speaks of them
+                stats = ReadStats(path=path, shape="jsonl",
+                                  lines=len(lines) if chunk is lines else last - first + 1 if chunk else 0,
                                   records=sum(1 for x in chunk if x[1] != "blank"), unparsable=mine,
                                   blank=0)
                 return b.build(stats)
