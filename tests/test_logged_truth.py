@@ -175,6 +175,24 @@ def test_swe_agent_paths_are_not_resolved_where_it_is_not_safe() -> None:
     assert t.tool_calls[0].arguments["path"] == "~/reproduce.py" and "absolute_path" not in t.tool_calls[0].arguments
 
 
+@settings(max_examples=200, deadline=None)
+@given(parts=st.lists(st.sampled_from(["a", "b.py", ".", "..", "src", "x y", "~", "$H", "*", "c\\d"]),
+                      min_size=1, max_size=5),
+       cwd=st.sampled_from(["/testbed", "/", "/a/b/", None, "rel"]))
+def test_swe_agent_resolved_paths_are_absolute_and_keep_the_logged_tail(parts: list[str], cwd: str | None) -> None:
+    from agenteval_assert._parsers._swe import _absolute
+
+    path = "/".join(parts)
+    got = _absolute(path, cwd if cwd is None or cwd.startswith("/") else None)
+    if got is None:
+        return
+    assert cwd is not None and got.startswith("/") and "//" not in got
+    assert not any(ch in path for ch in "$*\\") and path[0] not in "/~"  # a ~ expands only first
+    if ".." not in parts:  # the logged relative path is the tail of the resolved one
+        tail = "/".join(p for p in parts if p != ".")
+        assert not tail or got.endswith("/" + tail) or got == "/" + tail
+
+
 # -- 5. Aider: an applied edit is done; created files are written; the skip rule -------------------
 
 def test_aider_applied_edits_completed_and_created_files_written() -> None:

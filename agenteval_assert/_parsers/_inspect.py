@@ -155,6 +155,7 @@ def _sample_transcript(path: str, sample: dict[str, Any], eval_spec: dict[str, A
         moved = False
         silent = 0  # models listed with no token count
         for u in usage.values():
+            silent += not isinstance(u, dict)
             if isinstance(u, dict):
                 row = [as_int(u.get(k)) for k in ("input_tokens", "output_tokens", "input_tokens_cache_read",
                                                   "input_tokens_cache_write", "reasoning_tokens")]
