@@ -377,6 +377,27 @@ class TranscriptBuilder:
         if text not in self.notes:
             self.notes.append(text)
 
+    def unusable_usage(self, usage: Any, keys: tuple[str, ...], line: int | None = None) -> None:
+        """Note the *keys* of a usage object that are present but hold no token count (``NaN``,
+        ``Infinity``, a negative or fractional number, a string): the parser reads them as
+        absent, so the figures it keeps cover only part of the run (``usage_partial``: a budget
+        the run seems within is INCONCLUSIVE, never PASS)."""
+        if type(usage) is not dict:
+            return
+        for key in keys:
+            v = usage.get(key)
+            if v is None or (type(v) is int and 0 <= v < _MAX_COUNT):
+                continue
+            if type(v) is float and _finite(v) and v >= 0 and v.is_integer():
+                continue
+            self.usage_partial = True
+            head = f"usage: {key} is not a usable token count"
+            if any(n.startswith(head) for n in self.notes):
+                continue  # said once per field
+            where = f" (line {line})" if line is not None else ""
+            self.note(f"{head} ({_describe_number(v)}){where}: "
+                      "read as absent, so the usage figures are a lower bound (usage_partial)")
+
     def error(self, message: str, line: int, *, same_as_last: bool = False) -> None:
         """A run-level error reported by the agent (API error, ``turn.failed``...).
 

@@ -367,6 +367,28 @@ def test_absurd_token_counts_are_dropped_with_a_note() -> None:
         assert c.check_budget(t, max_tokens=10**12).status is I
 
 
+@pytest.mark.parametrize("bad", ["1e400", '"12"', "1.5", "NaN"])
+@pytest.mark.parametrize(
+    "sample", ["claude-session/agentcmd-2.0.27-edit-heavy.jsonl", "claude-stream-json/terragon-1.0.x-bash-errors.json",
+               "codex-exec/untether-0.157.1-resume-cumulative-usage.jsonl"])
+def test_a_token_count_that_is_no_count_makes_the_usage_partial(sample: str, bad: str) -> None:
+    """An output_tokens of Infinity (1e400 reads as one), a string, a fraction or NaN was read
+    as absent with no word: a token budget then passed on the other counts. Now the figures are
+    a lower bound (usage_partial, with a note) and the budget they are within is INCONCLUSIVE."""
+    import re
+
+    text = (SAMPLES / sample).read_text()
+    text, n = re.subn(r'"output_tokens": ?[0-9]+', f'"output_tokens": {bad}', text)
+    assert n
+    t = aa.parse(text, format=aa.load(SAMPLES / sample).format)
+    if t.usage_total.total_tokens is None:
+        return  # JSON Lines refuse NaN: every usage line is damaged, no figure at all (INCONCLUSIVE too)
+    assert t.usage_partial
+    assert any("output_tokens is not a usable token count" in note for note in t.health.notes)
+    assert c.check_budget(t, max_tokens=10**12).status is I
+    assert c.check_budget(t, max_tokens=1).status is aa.Status.FAIL  # over the limit still fails
+
+
 def test_every_command_names_its_input_when_it_crashes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from agenteval_assert import _cli_report
 

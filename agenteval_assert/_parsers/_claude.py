@@ -157,9 +157,9 @@ def _num(v: Any) -> float | None:
 def _count(v: Any) -> int | None:
     if type(v) is int:  # the common case first (bool is not int here)
         return v if v >= 0 else None
-    if type(v) is float and math.isfinite(v) and v >= 0:
+    if type(v) is float and math.isfinite(v) and v >= 0 and v.is_integer():
         return int(v)
-    return None
+    return None  # a fraction, NaN, a string...: no count (TranscriptBuilder.unusable_usage says so)
 
 
 _SLASH_ECHO = ("<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>")
@@ -219,6 +219,9 @@ def _usage_text(u: Usage) -> str:
 
 def _tokens(u: Usage) -> tuple[int | None, ...]:
     return (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens)
+
+
+_USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 
 
 def _usage_fields(usage: Any) -> list[int | None] | None:
@@ -326,6 +329,8 @@ class _Claude:
         fields = _usage_fields(usage)
         if fields is None:
             return
+        if None in fields:
+            self.b.unusable_usage(usage, _USAGE_KEYS)
         mine = self.usage.setdefault(agent_id, {})
         old = mine.get(key)
         if old is None:
@@ -724,6 +729,8 @@ class ClaudeStreamJsonParser:
                 fields = _usage_fields(rec.get("usage"))
                 if fields is not None:
                     result_usage.append(fields)
+                    if None in fields:
+                        b.unusable_usage(rec.get("usage"), _USAGE_KEYS, line)
                 if isinstance(rec.get("modelUsage"), dict):
                     model_usage = rec["modelUsage"]  # cumulative for the session: the last one
             elif t in ("stream_event", "rate_limit_event", "keep_alive"):

@@ -164,6 +164,7 @@ class GeminiSessionParser:
             tokens = m.get("tokens")
             if isinstance(tokens, dict):
                 seen_usage = True
+                b.unusable_usage(tokens, ("input", "output", "cached", "thoughts", "tool"))
                 for i, key in enumerate(("input", "output", "cached", "thoughts", "tool")):
                     usage[i] += as_int(tokens.get(key)) or 0
         if seen_usage:
@@ -339,6 +340,7 @@ class GeminiStreamJsonParser:
                 stats = r.get("stats")
                 if isinstance(stats, dict):
                     b.usage, b.usage_mode = _stream_usage(stats)
+                    b.unusable_usage(stats, ("input_tokens", "cached", "output_tokens", "total_tokens"), line)
                 if r.get("status") == "error":
                     err = r.get("error")
                     msg = err.get("message") if isinstance(err, dict) else None

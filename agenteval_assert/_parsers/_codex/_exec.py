@@ -12,6 +12,7 @@ from ..._reader import Record, Shape
 from ...model import Usage
 from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments, types_in
 from ._shared import (
+    OPENAI_USAGE_KEYS,
     _add_usage,
     _dict,
     _join_output,
@@ -292,6 +293,7 @@ class _ExecRun:
             if "usage" in r:
                 self.b.skip("turn.completed usage that is not a token-usage object")
             return
+        self.b.unusable_usage(r.get("usage"), OPENAI_USAGE_KEYS, line)
         # The usage is the thread's running total: the last one per thread wins.
         thread = next(reversed(self.thread_ids)) if self.thread_ids else ""
         self.thread_usage[thread] = u
@@ -566,6 +568,7 @@ class _ExecRun:
         if isinstance(info, dict):  # {total_token_usage, last_token_usage}: cumulative
             u = _openai_usage(info.get("total_token_usage"))
             if u is not None:
+                self.b.unusable_usage(info.get("total_token_usage"), OPENAI_USAGE_KEYS)
                 self.legacy_usage = u
                 self.legacy_usage_mode = "cumulative (thread total)"
                 return
@@ -573,6 +576,7 @@ class _ExecRun:
         if u is None:
             self.b.skip("token_count without usage")
             return
+        self.b.unusable_usage(msg, OPENAI_USAGE_KEYS)
         self.legacy_usage = u if self.legacy_usage is None else _add_usage(self.legacy_usage, u)
 
 

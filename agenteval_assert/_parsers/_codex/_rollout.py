@@ -20,6 +20,7 @@ from .._common import (
     tool_kind,
 )
 from ._shared import (
+    OPENAI_USAGE_KEYS,
     _dict,
     _exit_code_from_text,
     _join_output,
@@ -361,6 +362,7 @@ class _RolloutRun:
             if u is None:
                 b.skip("token_count without usage (rate limits only)")
             else:
+                b.unusable_usage(_dict(info).get("total_token_usage"), OPENAI_USAGE_KEYS, line)
                 self.usage = u
             return
         if t in ("exec_command_end", "mcp_tool_call_end", "patch_apply_end"):

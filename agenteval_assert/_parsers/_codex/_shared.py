@@ -21,6 +21,11 @@ def _dict(v: Any) -> dict[str, Any]:
     return v if isinstance(v, dict) else {}
 
 
+#: the counts of an OpenAI/Codex token-usage object (``TranscriptBuilder.unusable_usage``)
+OPENAI_USAGE_KEYS = ("input_tokens", "cached_input_tokens", "output_tokens", "cache_write_input_tokens",
+                     "reasoning_output_tokens")
+
+
 def _openai_usage(d: Any) -> Usage | None:
     """An OpenAI/Codex token-usage object as a ``Usage``.
 
