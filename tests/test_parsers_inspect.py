@@ -302,3 +302,20 @@ def test_any_sample_gives_a_transcript(messages: list[Any], extra: Any) -> None:
     t = aa.parse(text, path="x.json")
     assert t.format == "inspect-log"
     assert all(1 <= s.location.line <= text.count("\n") + 1 for s in t.steps)
+
+
+def test_an_archive_member_past_the_input_limit_is_an_input_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small archive can hold a huge member (a zip bomb): members are read within the input
+    limit, decompressed size counted, not the archive's size alone."""
+    out = tmp_path / "bomb.eval"
+    sample = _sample()
+    sample["metadata"] = {"padding": "x" * 3_000_000}  # compresses to a few kB
+    with zipfile.ZipFile(EVAL) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name in src.namelist():
+            dst.writestr(name, json.dumps(sample) if name == "samples/0_epoch_1.json" else src.read(name))
+    assert out.stat().st_size < 200_000
+    monkeypatch.setenv("AGENTEVAL_MAX_INPUT_BYTES", "1M")
+    with pytest.raises(aa.TranscriptError, match=r"member samples/0_epoch_1.json is more than the input limit"):
+        aa.load_all(out)
+    monkeypatch.setenv("AGENTEVAL_MAX_INPUT_BYTES", "10M")
+    assert len(aa.load_all(out)) == 1

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._builder import TranscriptBuilder
-from .._reader import ReadStats, Record, Shape, Source
+from .._reader import MAX_INPUT_ENV, ReadStats, Record, Shape, Source, max_input_bytes
 from ..exceptions import TranscriptError
 from ..model import Transcript, Usage
 from ._common import Member, Members, as_dict, as_int, decode_arguments, tool_kind
@@ -247,11 +247,17 @@ def _read_member(zf: zipfile.ZipFile, name: str, where: str) -> Any:
     import zipfile
     import zlib
 
+    limit = max_input_bytes()
     try:
-        raw = zf.read(name)
+        # bounded: a small archive can hold a member of many gigabytes (its stated size may lie)
+        with zf.open(name) as fh:
+            raw = fh.read(limit + 1)
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError, NotImplementedError, ValueError) as exc:
         raise TranscriptError(f"the archive member {name} cannot be read ({type(exc).__name__}: {exc})",
                               path=where, expected="an intact inspect_ai .eval archive") from None
+    if len(raw) > limit:
+        raise TranscriptError(f"the archive member {name} is more than the input limit of {limit:,} bytes "
+                              f"once decompressed (set {MAX_INPUT_ENV} to read larger members)", path=where)
     try:
         return json.loads(raw)
     except RecursionError:
