@@ -153,6 +153,8 @@ class TranscriptBuilder:
         self.usage_mode = "none"
         #: see ``Transcript.usage_partial``: the usage figures cover only part of the run
         self.usage_partial = False
+        #: lines of calls whose arguments are text that is no JSON object (kept as raw_arguments)
+        self.unreadable_arguments: list[int] = []
         #: see ``Health.orphan_lines``: lines of a text log that belong to no step
         self.orphan_lines: list[int] = []
         #: the agent acts after the reply that asks for the action (a SWE-agent step's command
@@ -257,6 +259,8 @@ class TranscriptBuilder:
                   agent_id, started_at, None, status)
         self._calls[key] = c
         self._steps.append(c)
+        if raw_arguments is not None and not arguments:
+            self.unreadable_arguments.append(line)
         return True
 
     def has_subagents(self) -> bool:
@@ -439,6 +443,15 @@ class TranscriptBuilder:
             self.note(f"usage: the cost is not a usable amount ({_describe_number(c)}): ignored")
         return attrs.evolve(u, **fields) if fields else u
 
+    def _notes_with_arguments(self) -> list[str]:
+        lines = self.unreadable_arguments
+        if not lines:
+            return self.notes
+        n = len(lines)
+        return [*self.notes, (
+            f"{n} {'calls' if n > 1 else 'call'}{chr(39) if n > 1 else chr(39) + 's'} arguments are not a JSON object (first at line {lines[0]}): "
+            "kept as raw_arguments; a check on their arguments cannot decide for them (INCONCLUSIVE)")]
+
     def build(self, stats: ReadStats) -> Transcript:
         steps: list[Step] = []
         main_calls: list[ToolCall] = []
@@ -519,7 +532,7 @@ class TranscriptBuilder:
             unanswered_calls=tuple(unanswered),
             orphan_results=tuple(self.orphan_results),
             usage_mode=self.usage_mode,
-            notes=tuple(self.notes),
+            notes=tuple(self._notes_with_arguments()),
             run_ended=self.run_ended,
             damaged=tuple(sorted(self.damaged_records, key=lambda i: i.line)),
             orphan_lines=tuple(sorted(set(self.orphan_lines))),

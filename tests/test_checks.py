@@ -1335,3 +1335,29 @@ def test_an_exit_status_1_that_answers_no_is_not_a_failure_to_report(command: st
          .say("All done, everything works.").done())
     r = c.check_failures_not_reported_as_success(t)
     assert r.status is (F if counted else P), r.render()
+
+
+def test_a_call_whose_arguments_could_not_be_read_leaves_an_argument_check_undecided() -> None:
+    """A call whose argument text is no JSON object has no arguments to match: a negative (or a
+    count) about calls with some arguments cannot pass or fail on it; it is INCONCLUSIVE, citing
+    the call, and the health notes say so. A check on the name alone still decides."""
+    import agenteval_assert as aa
+
+    messages = [
+        {"role": "user", "content": "refund order A-1"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "refund", "arguments": '{"order_id": "A-1", bad'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "refunded"},
+        {"role": "assistant", "content": "Done."},
+    ]
+    t = aa.from_messages(messages, flavor="openai-chat")
+    (call,) = t.calls()
+    assert call.arguments == {} and call.raw_arguments is not None
+    assert any("arguments are not a JSON object" in n for n in t.health.notes)
+    r = aa.check_tool_not_called(t, "refund", order_id="A-1")
+    assert r.status is aa.Status.INCONCLUSIVE, r.render()
+    assert "whose arguments could not be read" in r.summary and r.evidence
+    assert aa.check_tool_called(t, "refund", order_id="A-1").status is aa.Status.INCONCLUSIVE
+    assert aa.check_tool_called(t, "refund").status is aa.Status.PASS
+    assert aa.check_tool_not_called(t, "refund").status is aa.Status.FAIL
+    assert aa.check_tool_not_called(t, "refund", mode="ignore", order_id="A-1").status is aa.Status.FAIL
