@@ -495,7 +495,9 @@ def _check_sandbox(path: str, checks: Checks) -> TranscriptResult:
     try:
         ctx = EvalContext.from_sandbox(path)
     except (AgentEvalError, OSError) as exc:
-        msg = str(exc) if isinstance(exc, AgentEvalError) else f"{path}: {exc}"
+        msg = str(exc)
+        if not msg.startswith(str(path)):  # "__agent_eval__/agent.json: …": say which sandbox
+            msg = f"{path}: {msg}"
         return TranscriptResult.unreadable(path, msg, kind="sandbox")
     judge = checks.suite_judge
     run = for_the_command_line(s.run(ctx, judge=judge, run_skipped_judges=checks.run_skipped_judges,

@@ -491,3 +491,18 @@ def test_annotations_name_files_relative_to_the_workspace(tmp_path: Path, monkey
     monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))  # a step run with working-directory: sub
     _, out, _ = run("check", "./runs/r.jsonl", "--output-format", "github")
     assert "::error file=sub/runs/r.jsonl,line=3," in out
+
+
+def test_a_broken_sandbox_among_several_is_named(tmp_path: Path) -> None:
+    """The reference's message names the sandbox's own file (`__agent_eval__/agent.json`): with
+    several sandboxes checked at once, the report says which sandbox it is about."""
+    import shutil
+
+    good = tmp_path / "good"
+    bad = tmp_path / "bad"
+    shutil.copytree(ROOT / "samples" / "storybook" / "801-claude-mcp-pass", good)
+    shutil.copytree(good, bad)
+    (bad / "__agent_eval__" / "agent.json").write_text("{not json")
+    code, out, err = run("check", str(good), str(bad), "--eval", "storybook/801-create-component-no-launch-config", "-j", "1")
+    assert code == ExitCode.INPUT
+    assert f"{bad}: __agent_eval__/agent.json: invalid JSON" in out + err, out + err
