@@ -132,15 +132,15 @@ def check_tool_called(
     expected = _bound_text(lo, hi, spec)
     # calls whose arguments could not be read (text that is no JSON object): an expectation on
     # the arguments cannot say whether they match, so a count they could change is undecided
-    if spec.args is not None and mode != "ignore" and (n < lo or hi is not None and n <= hi):
+    if spec.args is not None and mode != "ignore" and (n < lo or (hi is not None and n <= hi)):
         taken = {id(c) for c in matched}
         unreadable = [c for c in cands if c.raw_arguments is not None and not c.arguments and id(c) not in taken]
         if unreadable and (n < lo <= n + len(unreadable) or (hi is not None and n <= hi < n + len(unreadable))):
             return CheckResult.inconclusive(
                 name, expected, f"{n}, and {_calls_word(spec, len(unreadable))} whose arguments could not be read",
                 _evidence(t, unreadable), check=echo,
-                notes=("their arguments are not a JSON object in the log (kept as raw_arguments): whether they "
-                       "match the expected arguments cannot be told",))
+                notes=(("their arguments are not a JSON object in the log (kept as raw_arguments): whether they "
+                       "match the expected arguments cannot be told"),))
     if unknown and (n < lo or (hi is not None and n <= hi < n + len(unknown))) and (
             r := outcome_unknown(name, unknown, expected, echo, need_output=spec.output is not None)):
         return r
