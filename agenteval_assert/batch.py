@@ -542,7 +542,21 @@ def _as_checks(checks: Checks | Iterable[str | os.PathLike[str]] | None) -> Chec
         return checks
     if isinstance(checks, (str, os.PathLike)):
         return Checks(files=(os.fspath(checks),))
-    return Checks(files=tuple(os.fspath(c) for c in checks))
+    items: list[object]
+    try:
+        items = [checks] if callable(checks) else list(checks)
+    except TypeError:  # not iterable either: reported just below
+        items = [checks]
+    files: list[str] = []
+    for c in items:
+        if isinstance(c, (str, os.PathLike)):
+            files.append(os.fspath(c))
+        else:
+            raise UsageError(
+                f"check_many() takes checks as checks-file paths or a Checks(...) (files, \"module:function\" "
+                f"names, an eval suite), not {type(c).__name__} {c!r:.60}: the checks are loaded by name in "
+                "each worker process, so that nothing needs pickling")
+    return Checks(files=tuple(files))
 
 
 def check_many(

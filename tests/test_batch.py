@@ -569,3 +569,14 @@ def test_an_empty_directory_is_an_unreadable_input_not_nothing(tmp_path: Path) -
     assert got == [("empty", "no file in this directory"), ("only-git", "no file in this directory")]
     [inp] = expand([tmp_path / "empty"], sandboxes=True)
     assert (inp.kind, inp.problem) == ("sandbox", "no sandbox in this directory")
+
+
+def test_check_many_refuses_checks_that_are_not_names() -> None:
+    """Checks travel to worker processes by name: a function (or a lambda) is a usage error
+    saying what to pass, before any work, not a TypeError from deep inside."""
+    from agenteval_assert.batch import check_many
+    from agenteval_assert.exceptions import UsageError
+
+    for bad in ([lambda t: None], lambda t: None, 42):
+        with pytest.raises(UsageError, match=r"checks-file paths or a Checks\(\.\.\.\)"):
+            list(check_many(["x.jsonl"], bad, jobs=1))  # type: ignore[arg-type]
