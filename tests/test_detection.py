@@ -122,3 +122,19 @@ def test_detecting_a_claude_file_imports_only_the_formats_asked_before_it() -> N
     bare = _proc.python("import json, sys\nprint(json.dumps(sorted(sys.modules)))").stdout
     if "zipfile" not in json.loads(bare.splitlines()[-1]):  # some environments' .pth files import it
         assert "zipfile" not in loaded  # the inspect_ai parser imports it for an .eval archive only
+
+
+@pytest.mark.parametrize(
+    ("compress", "kind"),
+    [("gzip", "gzip"), ("bz2", "bzip2"), ("lzma", "xz")],
+)
+def test_a_compressed_transcript_is_named_as_such(compress: str, kind: str, tmp_path: Path) -> None:
+    """A saved run is often kept compressed: the error says to decompress it, not only that the
+    bytes are not JSON."""
+    import importlib
+
+    data = (SAMPLES / "claude-session" / "agentcmd-2.0.27-edit-heavy.jsonl").read_bytes()
+    f = tmp_path / "run.jsonl.z"
+    f.write_bytes(importlib.import_module(compress).compress(data))
+    with pytest.raises(aa.TranscriptError, match=f"the file is {kind}-compressed: decompress it first"):
+        aa.load(f)

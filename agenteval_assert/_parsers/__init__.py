@@ -158,9 +158,23 @@ def _hint(src: Source) -> str | None:
     from ._aider import AiderParser
 
     try:
-        return AiderParser.hint(src.head_bytes())
+        head = src.head_bytes()
+        for magic, (kind, tool) in _COMPRESSED.items():
+            if head.startswith(magic):
+                return f"the file is {kind}-compressed: decompress it first ({tool})"
+        return AiderParser.hint(head)
     except Exception:  # noqa: BLE001 - only a hint: never hide the error it would be added to
         return None
+
+
+#: The magic numbers of compressed files, whose bytes no format reads (a saved run is often kept
+#: compressed): the error says so rather than "not valid JSON".
+_COMPRESSED = {
+    b"\x1f\x8b": ("gzip", "gunzip -k FILE"),
+    b"\x28\xb5\x2f\xfd": ("zstd", "zstd -d FILE"),
+    b"BZh": ("bzip2", "bunzip2 -k FILE"),
+    b"\xfd7zXZ\x00": ("xz", "unxz -k FILE"),
+}
 
 
 def _detect_name(head: Sequence[Record], src: Source) -> str:
