@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from agenteval_assert import batch
+from agenteval_assert import _batch_run
 from agenteval_assert.batch import Checks, Input, check_many, check_one, expand
 from agenteval_assert.exceptions import UsageError
 from agenteval_assert.reporting import TranscriptStatus
@@ -120,7 +120,7 @@ def test_a_crash_of_the_library_on_one_input_is_that_inputs_result(monkeypatch: 
     def boom(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("simulated bug")
 
-    monkeypatch.setattr(batch, "load_all", boom)
+    monkeypatch.setattr(_batch_run, "load_all", boom)  # where check_one looks it up
     [r] = check_one(HEALTHY)
     assert r.status is TranscriptStatus.CRASHED and r.error == "ZeroDivisionError: simulated bug"
 

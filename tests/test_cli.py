@@ -236,13 +236,13 @@ def test_a_failure_outranks_an_error_and_an_unreadable_input_outranks_both(tmp_p
 
 def test_an_internal_crash_exits_70_with_one_line_naming_the_input(monkeypatch: pytest.MonkeyPatch) -> None:
     import agenteval_assert._cli as cli
-    from agenteval_assert import batch
+    from agenteval_assert import _batch_run
 
     def boom(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("simulated bug")
 
     monkeypatch.setattr(cli, "load_each", boom)
-    monkeypatch.setattr(batch, "load_all", boom)
+    monkeypatch.setattr(_batch_run, "load_all", boom)
     path = str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl")
     for command in ("check", "summary"):
         code, _, err = run(command, path)

@@ -224,16 +224,16 @@ def test_a_folder_without_transcripts_is_never_a_pass(tmp_path: Path) -> None:
 def test_internal_crash_on_one_of_several_inputs_exits_70_and_the_others_are_reported(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agenteval_assert import batch
+    from agenteval_assert import _batch_run
 
-    real = batch.load_all
+    real = _batch_run.load_all
 
     def flaky(path: str, **kw: object) -> object:
         if "stream-output-2" in path:
             raise ZeroDivisionError("simulated bug")
         return real(path, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(batch, "load_all", flaky)
+    monkeypatch.setattr(_batch_run, "load_all", flaky)
     a, b = str(SAMPLES / "codex-exec" / "agentcmd-stream-output-2.jsonl"), str(SAMPLES / "codex-exec" / "agentcmd-stream-output-3-file-change.jsonl")
     code, out, err = run("check", a, b, "-j", "1")
     assert code == ExitCode.INTERNAL

@@ -140,7 +140,8 @@ def _modules_after_cli(argv: list[str]) -> list[str]:
 #: what it needs when it needs it).
 _TINY = str(Path(__file__).parent / "corpus" / "claude-session-log" / "spotter-2.1.38-short.jsonl")
 _NEVER_ON_START = ("agenteval_assert.storybook._report", "agenteval_assert.storybook._expect",
-                   "agenteval_assert.storybook._context", "agenteval_assert.storybook._suites",
+                   "agenteval_assert.storybook._context", "agenteval_assert.storybook._js_values",
+                   "agenteval_assert.storybook._suites",
                    "agenteval_assert.judge", "agenteval_assert.checks", "agenteval_assert.matchers",
                    "agenteval_assert.reporting._junit", "agenteval_assert.reporting._markdown",
                    "agenteval_assert.reporting._github", "agenteval_assert._parsers._api",
