@@ -469,10 +469,13 @@ def _recoveries(
     next_ok: dict[tuple[str, object], ToolCall] = {}
     found: dict[int, ToolCall] = {}
     known: dict[int, object] = memo if memo is not None else {}
+    probes = _probes(failed) if same_args else {}
     for d in reversed(pool):
         if d.name not in names:
             continue
         if same_args:
+            if d.index not in waiting and not _probed(d, probes.get(d.name)):
+                continue  # its arguments differ from every failed call's: it recovers none
             k = known.get(d.index)  # the index's memo, read inline: this loop sees every call
             key = (d.name, k if k is not None else _args_key(d, memo))
         else:
@@ -482,6 +485,57 @@ def _recoveries(
         if succeeded(d):
             next_ok[key] = d
     return found
+
+
+#: A failed call's probe: one of its arguments (name, text), or ``None`` when it has no text
+#: argument (every call of its tool is then keyed).
+_Probes = dict[str, "dict[str, set[str]] | None"]
+
+
+def _probes(failed: Sequence[ToolCall]) -> _Probes:
+    """By tool name, a text argument of each failed call (the first key in sorted order whose
+    value is a string): a call whose argument there differs cannot have the same arguments, so
+    ``_recoveries`` never computes its key (retries are looked for among a few calls, not every
+    call of the tool)."""
+    out: _Probes = {}
+    for f in failed:
+        probe = None
+        args = f.arguments
+        for k in sorted(k for k in args if type(k) is str):
+            if type(args[k]) is str:
+                probe = k
+                break
+        if probe is None or (f.name in out and out[f.name] is None):
+            out[f.name] = None
+            continue
+        by_key = out.setdefault(f.name, {})
+        assert by_key is not None
+        by_key.setdefault(probe, set()).add(args[probe])
+    return out
+
+
+def _probed(d: ToolCall, by_key: dict[str, set[str]] | None) -> bool:
+    """*d* may have the arguments of a failed call of its tool: it has one of their probes, or
+    cannot be told apart by them (its canonical JSON could still be theirs)."""
+    if by_key is None:
+        return True
+    args = d.arguments
+    for k, values in by_key.items():
+        v = args.get(k, _ABSENT)
+        if type(v) is str:
+            if v in values:
+                return True
+        elif v is _ABSENT:
+            if any(type(x) is not str for x in args):
+                return True  # {1: "x"} has the canonical JSON of {"1": "x"}
+        elif type(v) not in _NOT_TEXT:
+            return True  # another object: canonical JSON writes its repr, a string
+    return False
+
+
+_ABSENT = object()
+#: Values whose canonical JSON is never a string's.
+_NOT_TEXT = frozenset({int, float, bool, type(None), list, dict, tuple})
 
 
 def _last_text(t: Transcript) -> Message | None:

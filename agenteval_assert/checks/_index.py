@@ -8,9 +8,9 @@ that needs only the alias index never pays for parsed shell commands.
 
 What it keeps is compact (RSS is measured with it built): positions and tuples of the calls the
 transcript already holds, one canonical string per call whose arguments a check compared, one
-parsed script per distinct command text, one flag per call for the failure-word scan. It
-never copies outputs (no lower-cased copy of every output: the scan lower-cases the two short
-windows it reads).
+parsed script per distinct command text, one byte per call for the failure-word scan. It
+never keeps copies of outputs (the scan lower-cases the short windows it reads, a batch of calls
+at a time, and keeps one byte per call).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class CallIndex:
         "_aliases",
         "_effects",
         "_evidence",
-        "_failure_hints",
+        "_failure_flags",
         "_kinds",
         "_scripts",
         "_shell_calls",
@@ -127,7 +127,7 @@ class CallIndex:
         self._scripts: dict[str, ShellScript] = _scripts(t)  # shared with shell_commands, Storybook
         self._effects: dict[str, ShellFileEffects] = {}
         self._evidence: dict[int, Evidence] = {}
-        self._failure_hints: bytearray | None = None
+        self._failure_flags: bytearray | None = None
 
     # -- calls by name -------------------------------------------------------------------------
 
@@ -231,17 +231,15 @@ class CallIndex:
         i = c.index
         return 0 <= i < len(self.all_calls) and self.all_calls[i] is c
 
-    def failure_hint(self, c: ToolCall, scan: Callable[[ToolCall], bool]) -> bool:
-        """``scan(c)``, computed once per call and kept as one byte (the failure-word scan of
-        ``failures_not_reported_as_success`` with its default words: whether the output's
-        first and last characters hold one of them)."""
-        if not self._own(c):
-            return scan(c)
-        hints = self._failure_hints
-        if hints is None:
-            hints = self._failure_hints = bytearray(len(self.all_calls))
-        i = c.index
-        v = hints[i]
-        if v == 0:
-            v = hints[i] = 2 if scan(c) else 1
-        return v == 2
+    def failure_flags(self, build: Callable[[Sequence[ToolCall]], bytearray]) -> bytearray:
+        """``build(all_calls)``: one byte per call (by ``index``), built once in one batched pass
+        (``_safety._failed`` with the default failure words: a non-zero byte for a call that
+        failed)."""
+        flags = self._failure_flags
+        if flags is None:
+            flags = self._failure_flags = build(self.all_calls)
+        return flags
+
+    def own(self, c: ToolCall) -> bool:
+        """*c* is this transcript's call (so the per-call tables, kept by ``index``, hold it)."""
+        return self._own(c)

@@ -76,6 +76,7 @@ _FAILURE_WINDOW = 500
 #: Every word of ``DEFAULT_FAILURE_OUTPUT`` contains one of these (lower case): a cheap test that
 #: skips the regex for the outputs that cannot match it, which are nearly all of them.
 _FAILURE_HINTS = ("time", "deadline", "denied", "forbidden", "unauthori")
+_FAILURE_HINTS_BYTES = tuple(h.encode() for h in _FAILURE_HINTS)
 
 
 def _hinted(window: str) -> bool:
@@ -95,6 +96,85 @@ def _failure_output(c: ToolCall, failure_output: Matcher) -> bool:
 
 def _default_failure_output(c: ToolCall) -> bool:
     return _failure_output(c, DEFAULT_FAILURE_OUTPUT)
+
+
+#: Calls whose output windows are joined into one text for the batched scan (bounds the text).
+_SCAN_BATCH = 2048
+
+
+#: The characters beyond ASCII whose lower case holds an ASCII letter (``İ`` → ``i̇``,
+#: ``K`` Kelvin → ``k``; ``tests/test_checks_index.py`` checks the list against Unicode).
+_LOWER_TO_ASCII = ("\u0130", "\u212a")
+
+
+def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
+    """``_default_failure_output(c)`` of every call, as one byte per call (1: it matches), in
+    one batched pass. The output windows of a batch of calls are joined (``\\x00`` between
+    them), encoded as UTF-8 and lower-cased as bytes (ASCII letters only: a character beyond
+    ASCII is left as it is, which is what ``str.lower`` does to the hint words' letters unless
+    it is one of ``_LOWER_TO_ASCII``); each hint word is found in those bytes, and the
+    separators before it say which window holds it. Only those windows are tested, exactly as
+    ``_failure_output`` does (``_hinted``, then the regex). A batch with a window that holds
+    ``\\x00`` or a character of ``_LOWER_TO_ASCII`` is tested window by window."""
+    flags = bytearray(len(calls))
+    w = _FAILURE_WINDOW
+    rx = DEFAULT_FAILURE_OUTPUT
+    for lo in range(0, len(calls), _SCAN_BATCH):
+        windows: list[str] = []
+        owners: list[int] = []
+        for i in range(lo, min(lo + _SCAN_BATCH, len(calls))):
+            r = calls[i].result
+            if r is None:
+                continue
+            text = r.text
+            if len(text) > 2 * w:
+                windows.append(text[:w])
+                windows.append(text[-w:])
+                owners.append(i)
+                owners.append(i)
+            elif text:
+                windows.append(text)
+                owners.append(i)
+        joined = "\x00".join(windows)
+        if joined.count("\x00") != len(windows) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
+            hits: Iterable[int] = range(len(windows))  # every window, one by one
+        else:
+            low = joined.encode("utf-8", "surrogatepass").lower()
+            found: list[int] = []
+            for word in _FAILURE_HINTS_BYTES:
+                p = low.find(word)
+                while p >= 0:
+                    found.append(p)
+                    nxt = low.find(b"\x00", p)  # the next window
+                    p = -1 if nxt < 0 else low.find(word, nxt)
+            found.sort()
+            hits = []
+            k = at = 0  # window k starts after the separator before *at*
+            for p in found:
+                k += low.count(b"\x00", at, p)
+                at = p
+                hits.append(k)
+        for k in hits:
+            i = owners[k]
+            if not flags[i] and _hinted(windows[k]) and rx.matches(windows[k]):
+                flags[i] = 1
+    return flags
+
+
+def _default_failed(calls: Sequence[ToolCall]) -> bytearray:
+    """``_failed(c)`` with the default failure words, for every call (1: failed): the flags
+    and statuses of each call, and the batched failure-word scan of the others' outputs."""
+    scan = _default_failure_scan(calls)
+    out = bytearray(len(calls))
+    for i, c in enumerate(calls):
+        r = c.result
+        status = c.status
+        if r is None:
+            out[i] = status == "failed" or status == "declined"
+        elif (status == "failed" or status == "declined" or status == "interrupted" or r.is_error
+              or r.exit_code not in (None, 0) or scan[i]):
+            out[i] = 1
+    return out
 
 
 #: Programs whose exit status 1 answers a question rather than reports a failure: no line
@@ -137,6 +217,8 @@ def _answered_no(c: ToolCall, ix: CallIndex | None) -> bool:
 
 
 def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT, ix: CallIndex | None = None) -> bool:
+    if failure_output is DEFAULT_FAILURE_OUTPUT and ix is not None and ix.own(c):
+        return bool(ix.failure_flags(_default_failed)[c.index])  # scanned once per transcript
     if c.result is None:
         # No result in the log (lost, or still running): nothing shows that it failed. The
         # negative checks built on this are INCONCLUSIVE on such a transcript instead.
@@ -145,9 +227,19 @@ def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT
         return True
     if failure_output is None:
         return False
-    if failure_output is DEFAULT_FAILURE_OUTPUT and ix is not None:
-        return ix.failure_hint(c, _default_failure_output)  # scanned once per transcript
     return _failure_output(c, failure_output)
+
+
+def _failed_calls(pool: Sequence[ToolCall], failure_output: Matcher | None, ix: CallIndex) -> list[ToolCall]:
+    """The calls of *pool* for which ``_failed`` holds: with the default failure words, read
+    from the index's flags (one batched scan of every output per transcript)."""
+    if failure_output is DEFAULT_FAILURE_OUTPUT:
+        flags = ix.failure_flags(_default_failed)
+        calls = ix.all_calls
+        n = len(calls)
+        return [c for c in pool
+                if (flags[c.index] if 0 <= c.index < n and calls[c.index] is c else _failed(c, failure_output))]
+    return [c for c in pool if _failed(c, failure_output, ix)]
 
 
 def _user_turns(t: Transcript, include_prompt: bool) -> list[Message]:
@@ -339,7 +431,7 @@ def check_failures_not_reported_as_success(
                  tools=None if specs is None else [s.label() for s in specs])
     pool = _calls_matching(t, specs, include_subagents)
     ix = _index(t)
-    failed = [c for c in pool if _failed(c, fo, ix) and not _answered_no(c, ix)]
+    failed = [c for c in _failed_calls(pool, fo, ix) if not _answered_no(c, ix)]
     failed_ids = {c.index for c in failed}
     recovered = _recoveries(
         failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=_index(t).args_keys
