@@ -8,7 +8,7 @@ from ..exceptions import UsageError
 from ..matchers import Matcher, values_match
 from ..model import Message, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
-from ._common import _echo, _evidence, _fail, _guarded, _negative, _pass, _plural, _pool, _seq_text
+from ._common import _echo, _evidence, _fail, _guarded, _index, _negative, _pass, _plural, _pool, _seq_text
 
 __all__ = [
     "check_budget",
@@ -155,26 +155,32 @@ _SKILL_PATH = regex.compile(r"skills/([^/\s'\"]+)/SKILL\.md")
 def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
     """Every skill invocation, in file order: a skill tool call, a read of a ``SKILL.md``, or a
     skill invoked without a call (a Claude Code slash command: ``Message.skill``)."""
-    out: list[tuple[str, ToolCall | Message]] = []
-    for s in t.steps:
-        if isinstance(s, Message) and s.skill is not None:
-            out.append((s.skill, s))
-    for c in t.all_tool_calls:
+    out: list[tuple[str, ToolCall | Message]] = [
+        (s.skill, s) for s in t.steps if isinstance(s, Message) and s.skill is not None]
+    ix = _index(t)
+    # the calls that can name a skill, from the shared index (not every call), in file order
+    maybe = {c.index: c for k in ("skill", "shell", "file_read") for c in ix.of_kind(k, True)}
+    maybe.update((c.index, c) for c in ix.named("Skill", True))
+    found: dict[str, list[str]] = {}  # the skills a text names (commands repeat)
+    for i in sorted(maybe):
+        c = maybe[i]
         if c.kind == "skill" or c.name == "Skill":
             s = c.arguments.get("skill", c.arguments.get("command", c.arguments.get("name")))
             if isinstance(s, str):
                 out.append((s, c))
             continue
-        texts: list[str] = []
+        text: str | None = None
         if c.kind == "shell" and c.command:
-            texts.append(c.command)
+            text = c.command
         elif c.kind == "file_read":
             p = c.arguments.get("file_path", c.arguments.get("path"))
             if isinstance(p, str):
-                texts.append(p)
-        for text in texts:
-            for m in _SKILL_PATH.finditer(text):
-                out.append((m.group(1), c))
+                text = p
+        if text is not None:
+            names = found.get(text)
+            if names is None:
+                names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)]
+            out.extend((n, c) for n in names)
     out.sort(key=lambda sc: _step(sc[1]))
     return out
 

@@ -19,6 +19,7 @@ from ._common import _echo, _fail, _guarded, _index, _negative, _pass, _plural, 
 
 if TYPE_CHECKING:
     from .._shell_files import Folder, ShellFileEffects
+    from ..shell import ShellScript
 
 __all__ = [
     "FileEvent",
@@ -237,7 +238,8 @@ class _Folders:
         mode = self.mode(c)
         if mode == "fresh" or c.status == "declined":
             return
-        reset = _CLAUDE_RESET.search(c.result.text) if self.agent == "claude-code" and c.result else None
+        reset = (_CLAUDE_RESET.search(c.result.text) if self.agent == "claude-code" and c.result
+                 and "Shell cwd was reset to " in c.result.text else None)
         if reset:
             folder = reset.group(1).rstrip("/")
             self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
@@ -290,6 +292,53 @@ def _shell_events(c: ToolCall, text: str, found: ShellFileEffects | None, start:
     return events, unknown
 
 
+#: The commands that may move a shell (``_shell_files._chdir``), and ``eval``, whose text may.
+_MOVERS = frozenset({"cd", "pushd", "popd", "eval"})
+
+
+def _moves(script: ShellScript, stays: dict[int, bool]) -> bool:
+    """Some command of *script* (wrappers' and substitutions' included) may change the working
+    folder: a ``cd``, ``pushd``, ``popd`` or ``eval``. Kept in *stays* by the script's id (the
+    index keeps one script per text)."""
+    got = stays.get(id(script))
+    if got is None:
+        got = stays[id(script)] = not any(
+            c.words and c.words[0].value in _MOVERS for c in script.walk(substitutions=True))
+    return not got
+
+
+def _leaves_start(script: ShellScript, home: ShellFileEffects) -> bool:
+    """*script*'s effects are the same from any known folder: its first command is a plain
+    ``cd /absolute/path`` (a whole command, not piped, nothing before it, no redirection or
+    substitution), so every later command runs in a folder it fixes, and its effects from the
+    session's folder name absolute paths only (none relative to the folder it started in)."""
+    cmds = script.top_level
+    if not cmds:
+        return False
+    c0 = cmds[0]
+    words = c0.words
+    if (len(words) != 2 or words[0].value != "cd" or words[0].expands or words[1].expands
+            or not words[1].value.startswith("/") or c0.nested is not None or c0.redirects
+            or c0.assignments or c0.separator not in ("&&", ";", "\n", None)
+            or script.source[:c0.start].strip() or not c0.text.startswith(words[0].text)
+            or c0.substitutions):
+        return False
+    return all(e.path.startswith(("/", "~")) for e in home.effects)
+
+
+def _rebased(home: ShellFileEffects, start: Folder) -> ShellFileEffects:
+    """``line_effects(script, start)`` from the script's effects from the session's folder,
+    for a script that never changes folder (``_moves`` is false) and a *start* that is known
+    (``start.why is None``): then every command runs in *start*, so each relative path is
+    joined to it (``_shell_files._add``) and nothing else changes; the shell is left in
+    *start*. ``tests/test_checks_index.py`` compares the two on every command of the corpus."""
+    from .._shell_files import FileEffect, ShellFileEffects
+
+    effects = tuple(FileEffect(e.op, start.join(e.path), e.command, e.pattern, e.recursive, e.ok_means_done,
+                               e.failure_means_not_done) for e in home.effects)
+    return ShellFileEffects(effects, home.unknown_writes, start.path, None)
+
+
 def _build_file_index(t: Transcript) -> _FileIndex:
     from .._shell_files import line_effects
 
@@ -298,6 +347,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     ix = _index(t)
     folders = _Folders(t)
     elsewhere: dict[tuple[str, Folder], ShellFileEffects] = {}  # effects of a text from another folder
+    stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     for c in t.all_tool_calls:
         if c.kind in ("file_read", "file_write", "file_edit"):
             events.extend(_tool_events(c))
@@ -311,7 +361,14 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                 else:
                     found = elsewhere.get((text, start))
                     if found is None:
-                        found = elsewhere[text, start] = line_effects(ix.script(text), start)
+                        script = ix.script(text)
+                        if start.why is None and not _moves(script, stays):
+                            found = _rebased(ix.file_effects(text), start)
+                        elif start.why is None and _leaves_start(script, ix.file_effects(text)):
+                            found = ix.file_effects(text)
+                        else:
+                            found = line_effects(ix.script(text), start)
+                        elsewhere[text, start] = found
                 folders.after(c, start, found)
             ev, un = _shell_events(c, text, found, start, folders.home)
             events.extend(ev)
@@ -386,6 +443,21 @@ def _covers(e: FileEvent, fits: Callable[[str], bool], path: str | Matcher) -> b
     return False
 
 
+def _memo_covers(fits: Callable[[str], bool], path: str | Matcher) -> Callable[[FileEvent], bool]:
+    """``_covers(e, fits, path)``, decided once per distinct event path (a file is read and
+    edited many times: the path matcher, a regex with a time budget, runs once per path)."""
+    seen: dict[tuple[str, bool, bool], bool] = {}
+
+    def covers(e: FileEvent) -> bool:
+        key = (e.path, e.pattern, e.recursive)
+        got = seen.get(key)
+        if got is None:
+            got = seen[key] = _covers(e, fits, path)
+        return got
+
+    return covers
+
+
 _COUNTING = {
     True: "successful events only (succeeded=None counts attempts)",
     False: "failed events only",
@@ -418,7 +490,8 @@ def _file_check(
     _check_succeeded(succeeded)
     fits = _path_matcher(path)
     events = file_events(t, include_subagents=include_subagents)
-    mine = [e for e in events if e.op in ops and _covers(e, fits, path)]
+    covers = _memo_covers(fits, path)
+    mine = [e for e in events if e.op in ops and covers(e)]
     hits, unknown = _outcome_filter(mine, succeeded)
     echo = _echo(name, path, succeeded=None if succeeded is True else _Shown(repr(succeeded)))
     expected = f"{short_repr(path, 120)} {verb}"
@@ -437,7 +510,7 @@ def _file_check(
         kind = "failed" if succeeded is True else "successful"
         found = f"only {_plural(len(mine), kind + ' ' + verb_noun(ops))}"
         return _fail(name, t, expected, found, echo, [_ev(e) for e in mine], notes=[counting])
-    same_path = [e for e in events if _covers(e, fits, path)]
+    same_path = [e for e in events if covers(e)]
     others = [e for e in events if e.op in ops]
     ev = [_ev(e) for e in (same_path or others)]
     verbs = {"read": "read", "write": "written", "edit": "edited", "delete": "deleted"}
@@ -564,8 +637,9 @@ def check_file_not_changed(
     _check_succeeded(succeeded)
     trusted = _trust(ignore_unknown_writes)
     fits = _path_matcher(path)
+    covers = _memo_covers(fits, path)
     changes = [e for e in file_events(t, include_subagents=include_subagents)
-               if e.op != "read" and _covers(e, fits, path)]
+               if e.op != "read" and covers(e)]
     hits, unknown = _outcome_filter(changes, succeeded)
     echo = _echo("file_not_changed", path, succeeded=None if succeeded is True else _Shown(repr(succeeded)))
     expected = f"{short_repr(path, 120)} not changed"
