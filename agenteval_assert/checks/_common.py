@@ -487,49 +487,49 @@ def _recoveries(
     return found
 
 
-#: A failed call's probe: one of its arguments (name, text), or ``None`` when it has no text
-#: argument (every call of its tool is then keyed).
-_Probes = dict[str, "dict[str, set[str]] | None"]
+#: By tool name: for each set of text argument names (sorted), the values the failed calls of
+#: the tool have there; ``None`` when a failed call of the tool has no text argument.
+_Probes = dict[str, "dict[tuple[str, ...], set[tuple[str, ...]]] | None"]
 
 
 def _probes(failed: Sequence[ToolCall]) -> _Probes:
-    """By tool name, a text argument of each failed call (the first key in sorted order whose
-    value is a string): a call whose argument there differs cannot have the same arguments, so
-    ``_recoveries`` never computes its key (retries are looked for among a few calls, not every
-    call of the tool)."""
+    """By tool name, the text arguments of each failed call (every key whose value is a
+    string): a call whose arguments differ there cannot have the same arguments, so
+    ``_recoveries`` never computes its key (retries are looked for among a few calls, not
+    every call of the tool)."""
     out: _Probes = {}
     for f in failed:
-        probe = None
         args = f.arguments
-        for k in sorted(k for k in args if type(k) is str):
-            if type(args[k]) is str:
-                probe = k
-                break
-        if probe is None or (f.name in out and out[f.name] is None):
+        keys = tuple(sorted(k for k, v in args.items() if type(k) is str and type(v) is str))
+        if not keys or (f.name in out and out[f.name] is None):
             out[f.name] = None
             continue
-        by_key = out.setdefault(f.name, {})
-        assert by_key is not None
-        by_key.setdefault(probe, set()).add(args[probe])
+        by_keys = out.setdefault(f.name, {})
+        assert by_keys is not None
+        by_keys.setdefault(keys, set()).add(tuple(args[k] for k in keys))
     return out
 
 
-def _probed(d: ToolCall, by_key: dict[str, set[str]] | None) -> bool:
-    """*d* may have the arguments of a failed call of its tool: it has one of their probes, or
-    cannot be told apart by them (its canonical JSON could still be theirs)."""
-    if by_key is None:
+def _probed(d: ToolCall, by_keys: dict[tuple[str, ...], set[tuple[str, ...]]] | None) -> bool:
+    """*d* may have the arguments of a failed call of its tool: it has the text arguments of
+    one of them, or cannot be told apart by them (its canonical JSON could still be theirs)."""
+    if by_keys is None:
         return True
     args = d.arguments
-    for k, values in by_key.items():
-        v = args.get(k, _ABSENT)
-        if type(v) is str:
-            if v in values:
-                return True
-        elif v is _ABSENT:
-            if any(type(x) is not str for x in args):
-                return True  # {1: "x"} has the canonical JSON of {"1": "x"}
-        elif type(v) not in _NOT_TEXT:
-            return True  # another object: canonical JSON writes its repr, a string
+    for keys, values in by_keys.items():
+        have = tuple(args.get(k, _ABSENT) for k in keys)
+        if have in values:
+            return True
+        for v in have:
+            if type(v) is str:
+                continue
+            if v is _ABSENT:
+                if any(type(x) is not str for x in args):
+                    return True  # {1: "x"} has the canonical JSON of {"1": "x"}
+                break  # a text argument missing: not these arguments
+            if type(v) not in _NOT_TEXT:
+                return True  # another object: canonical JSON writes its repr, a string
+            break  # a number, list...: never a string's canonical JSON
     return False
 
 

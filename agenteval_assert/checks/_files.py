@@ -149,12 +149,14 @@ class _FileIndex:
     unknown_writes: tuple[tuple[ToolCall, str, str, tuple[tuple[str, ...], ...]], ...]
 
 
+_TOOL_OPS: dict[str, Literal["read", "write", "edit", "delete"]] = {"file_read": "read", "file_write": "write"}
+
+
 def _tool_events(c: ToolCall) -> list[FileEvent]:
     args = c.arguments
     ok = _tool_outcome(c)
     out: list[FileEvent] = []
-    op: Literal["read", "write", "edit", "delete"] = {"file_read": "read", "file_write": "write"}.get(
-        c.kind, "edit")  # type: ignore[assignment]
+    op = _TOOL_OPS.get(c.kind, "edit")
     command = args.get("command")
     if isinstance(command, str) and command in _EDITOR_OPS and isinstance(args.get("path"), str):
         return [FileEvent(_EDITOR_OPS[command], args["path"], c, ok)]
@@ -244,9 +246,10 @@ class _Folders:
             folder = reset.group(1).rstrip("/")
             self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
             return
-        end = attrs.evolve(self.home, path="" if found.cwd == self.root else found.cwd, why=found.cwd_unknown)
-        if end == start:
-            return
+        path = "" if found.cwd == self.root else found.cwd
+        if path == start.path and found.cwd_unknown == start.why:
+            return  # the folder it started in (``end == start``, without making ``end``)
+        end = attrs.evolve(self.home, path=path, why=found.cwd_unknown)
         if end.why is not None and end.why != start.why:
             end = attrs.evolve(end, why=f"{end.why}, in call #{c.index}")
         outcome = _tool_outcome(c)
@@ -269,10 +272,12 @@ def _major(metadata: Mapping[str, object]) -> int:
     return 0
 
 
-def _shell_events(c: ToolCall, text: str, found: ShellFileEffects | None, start: Folder, home: Folder
+def _shell_events(c: ToolCall, text: str, found: ShellFileEffects | None, start: Folder, home: Folder,
+                  forms: dict[int, tuple[tuple[str, ...], ...]] | None = None,
                   ) -> tuple[list[FileEvent], list[_Unknown]]:
-    from .._shell_files import command_forms
-
+    """The file events of the shell call *c*, and its commands that may write unnamed files
+    (*forms*: ``command_forms`` of a command by its id, kept by the caller: a command line's
+    commands are shared by its calls)."""
     if found is None:  # Codex's apply_patch through the shell
         events = list(_patch_events(text, c, _tool_outcome(c), "shell"))
         if start == home:
@@ -287,8 +292,18 @@ def _shell_events(c: ToolCall, text: str, found: ShellFileEffects | None, start:
                   "shell", e.command.text, e.pattern, e.recursive)
         for e in found.effects
     ]
-    unknown = [(c, u.command.text, u.reason, tuple(command_forms(u.command.words)))
-               for u in found.unknown_writes if c.status != "declined"]
+    if not found.unknown_writes or c.status == "declined":
+        return events, []
+    if forms is None:
+        forms = {}
+    unknown = []
+    for u in found.unknown_writes:
+        f = forms.get(id(u.command))
+        if f is None:
+            from .._shell_files import command_forms
+
+            f = forms[id(u.command)] = tuple(command_forms(u.command.words))
+        unknown.append((c, u.command.text, u.reason, f))
     return events, unknown
 
 
@@ -348,6 +363,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     folders = _Folders(t)
     elsewhere: dict[tuple[str, Folder], ShellFileEffects] = {}  # effects of a text from another folder
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
+    forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     for c in t.all_tool_calls:
         if c.kind in ("file_read", "file_write", "file_edit"):
             events.extend(_tool_events(c))
@@ -370,7 +386,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                             found = line_effects(ix.script(text), start)
                         elsewhere[text, start] = found
                 folders.after(c, start, found)
-            ev, un = _shell_events(c, text, found, start, folders.home)
+            ev, un = _shell_events(c, text, found, start, folders.home, forms)
             events.extend(ev)
             unknown.extend(un)
     return _FileIndex(tuple(events), tuple(unknown))

@@ -16,6 +16,7 @@ at a time, and keeps one byte per call).
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -74,23 +75,32 @@ def args_key(arguments: Mapping[str, object]) -> object:
 
 
 def _aliases(calls: Sequence[ToolCall]) -> tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]:
-    """Calls by every alias of their name, and their positions in *calls*."""
-    by: dict[str, list[ToolCall]] = {}
-    pos: dict[str, list[int]] = {}
+    """Calls by every alias of their name, and their positions in *calls*.
+
+    The calls are first grouped by what their aliases depend on (the name, and the MCP server
+    and tool), one dictionary step per call; the aliases are then made once per group, and an
+    alias that several groups share (``t`` for ``mcp__s__t`` and a plain ``t``) gets their
+    positions merged in order."""
+    groups: dict[object, list[int]] = {}
+    first: dict[object, ToolCall] = {}
     for i, c in enumerate(calls):
-        if c.tool:
-            names: Sequence[str] = call_aliases(c)
+        key: object = (c.name, c.server, c.tool) if c.tool else c.name
+        lst = groups.get(key)
+        if lst is None:
+            groups[key] = [i]
+            first[key] = c
         else:
-            names = (c.name,)  # call_aliases(c) without the MCP forms: the common case, made cheap
-        for alias in names:
-            lst = by.get(alias)
-            if lst is None:
-                by[alias] = [c]
-                pos[alias] = [i]
-            else:
-                lst.append(c)
-                pos[alias].append(i)
-    return {k: tuple(v) for k, v in by.items()}, pos
+            lst.append(i)
+    pos: dict[str, list[int]] = {}
+    for key, where in groups.items():
+        c = first[key]
+        for alias in (call_aliases(c) if c.tool else (c.name,)):
+            have = pos.get(alias)
+            pos[alias] = where if have is None else sorted(have + where)
+    by: dict[str, tuple[ToolCall, ...]] = {}
+    for alias, where in pos.items():
+        by[alias] = (calls[where[0]],) if len(where) == 1 else operator.itemgetter(*where)(calls)
+    return by, pos
 
 
 class CallIndex:
