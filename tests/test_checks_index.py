@@ -7,7 +7,8 @@ import json
 import math
 from typing import Any
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agenteval_assert import checks as c
@@ -139,3 +140,286 @@ def test_checks_after_the_first_reuse_the_index() -> None:
     first = call_count(lambda: c.check_no_tool_errors(t, ignore_recovered=True))
     again = call_count(lambda: c.check_no_tool_errors(t, ignore_recovered=True))
     assert again < first  # the argument keys are not computed twice
+
+
+# -- shared answers against the direct computation they replace ------------------------------------
+
+_FRAGMENTS = ["TIMEOUT", "timed out", "Time", "deadline exceeded", "Permission denied", "FORBIDDEN",
+              "unauthorized", "Unauthorised", "\u0130", "\u212a", "UNAUTHOR\u0130ZED", "t\u0130me", "\x00", "é",
+              "\U0001f600", " ", "\n", "ok", "x" * 300, "denied", "Deadline"]
+_OUTPUT = st.lists(st.sampled_from(_FRAGMENTS) | st.text(max_size=4), max_size=12).map("".join)
+
+
+@st.composite
+def _failure_transcripts(draw: st.DrawFn) -> Transcript:
+    t = T().user("go")
+    for _ in range(draw(st.integers(0, 12))):
+        answered = draw(st.booleans()) or draw(st.booleans())
+        t.call(draw(st.sampled_from(["Bash", "Read", "mcp__s__t"])), command="x", output=draw(_OUTPUT),
+               error=draw(st.booleans()) and draw(st.booleans()), exit_code=draw(st.sampled_from([None, 0, 1, 2])),
+               answered=answered,
+               status=draw(st.sampled_from([None, "failed", "declined", "interrupted", "completed"])))
+    return t.say("done").done()
+
+
+@settings(max_examples=300, deadline=None)
+@given(_failure_transcripts(), st.integers(1, 4))
+def test_the_batched_failure_scan_flags_the_calls_the_scan_of_each_output_does(t: Transcript, batch: int) -> None:
+    from agenteval_assert.checks import _safety
+
+    calls = t.all_tool_calls
+    saved = _safety._SCAN_BATCH
+    _safety._SCAN_BATCH = batch  # batch borders anywhere
+    try:
+        scan = _safety._default_failure_scan(calls)
+        failed = _safety._default_failed(calls)
+    finally:
+        _safety._SCAN_BATCH = saved
+    assert [bool(x) for x in scan] == [_safety._default_failure_output(x) for x in calls]
+    assert [bool(x) for x in failed] == [_safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, None) for x in calls]
+    ix = _index(t)
+    assert [_safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, ix) for x in calls] == [bool(x) for x in failed]
+
+
+def test_the_characters_that_lower_case_to_ascii_are_the_ones_the_scan_knows() -> None:
+    import sys
+
+    from agenteval_assert.checks import _safety
+
+    found = tuple(chr(i) for i in range(128, sys.maxunicode + 1) if any(ord(x) < 128 for x in chr(i).lower()))
+    assert found == _safety._LOWER_TO_ASCII
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=60) | st.lists(st.sampled_from([b"ab", b"a", b"b", b"\n", b"abc"]), max_size=30).map(b"".join),
+       st.sampled_from([b"a", b"ab", b"abc", b"bab", b"\nab"]), st.integers(1, 9))
+def test_the_chunked_search_finds_the_first_hit_of_the_whole_file(data: bytes, needle: bytes, chunk: int) -> None:
+    import os
+    import tempfile
+
+    from agenteval_assert.checks import _outputs
+
+    fd, path = tempfile.mkstemp()
+    try:
+        os.write(fd, data)
+        os.close(fd)
+        saved = _outputs._CHUNK
+        _outputs._CHUNK = chunk  # hits across chunk borders
+        try:
+            assert _outputs._first_offset(path, needle) == data.find(needle)
+        finally:
+            _outputs._CHUNK = saved
+    finally:
+        os.unlink(path)
+
+
+def _recoveries_of_every_call(failed: Any, pool: Any, *, same_args: bool = True, ok: Any = None) -> dict[int, Any]:
+    """``_common._recoveries`` as it was: every call of a failed tool keyed, no probe."""
+    succeeded = ok or (lambda d: d.result is not None and not d.is_error and d.outcome_recorded)
+    names = {f.name for f in failed}
+    waiting = {f.index for f in failed}
+    next_ok: dict[Any, Any] = {}
+    found: dict[int, Any] = {}
+    for d in reversed(pool):
+        if d.name not in names:
+            continue
+        key = (d.name, args_key(d.arguments) if same_args else None)
+        if d.index in waiting and key in next_ok:
+            found[d.index] = next_ok[key]
+        if succeeded(d):
+            next_ok[key] = d
+    return found
+
+
+class _Thing:
+    def __repr__(self) -> str:
+        return "'x'"
+
+
+_ARG = st.sampled_from(["x", "'x'", 1, True, None, ["x"], _Thing()])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Bash", "Read"]),
+                          st.dictionaries(st.sampled_from(["command", "1", 1]), _ARG, max_size=2),
+                          st.booleans()), max_size=12),
+       st.booleans())
+@example([("Bash", {"1": "x"}, True), ("Bash", {1: "x"}, False)], True)
+@example([("Bash", {"command": "'x'"}, True), ("Bash", {"command": _Thing()}, False)], True)
+def test_retries_found_through_the_probes_are_the_retries_of_every_call(
+        calls: list[tuple[str, dict[Any, Any], bool]], same_args: bool) -> None:
+    from agenteval_assert.checks._common import _recoveries
+
+    t = T().user("go")
+    for name, args, error in calls:
+        t.call(name, args=args, error=error)
+    pool = _transcript_calls(t.say("done").done())
+    failed = [c for c in pool if c.is_error]
+    try:
+        expected = _recoveries_of_every_call(failed, pool, same_args=same_args)
+    except TypeError:  # {1: x, "a": y}: canonical JSON cannot sort the keys; no key either
+        return
+    assert _recoveries(failed, pool, same_args=same_args) == expected
+    assert _recoveries(failed, pool, same_args=same_args, memo={}) == expected
+
+
+def _transcript_calls(t: Transcript) -> tuple[Any, ...]:
+    return t.all_tool_calls
+
+
+_SHELL_PARTS = ["cd /a", "cd b", "cd ..", "cat x", "rm -r d", "sed -i s/a/b/ f.ts", "echo hi > out", "{ cat x; } > o",
+                "pushd c", "popd", "eval 'cd e'", "bash -c 'cd f && rm g'", "cat $(ls)", "cp a /b", "cd -",
+                'cd "$X"', "(cd s && rm t)", "cat /etc/x", "touch ~/y", "make", "git checkout -- .", "if true; then cd z; fi"]
+_SEPARATORS = [" && ", "; ", " | ", " || ", "\n", " & "]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SHELL_PARTS), st.sampled_from(_SEPARATORS)), min_size=1, max_size=4),
+       st.sampled_from(["lib", "/abs/x", "a/../b", "$PWD"]))
+def test_effects_from_another_folder_are_those_walked_from_it(parts: list[tuple[str, str]], start: str) -> None:
+    from agenteval_assert._shell_files import Folder, file_effects, line_effects
+    from agenteval_assert.checks import _files
+    from agenteval_assert.shell import parse_shell
+
+    text = "".join(p + s for p, s in parts[:-1]) + parts[-1][0]
+    script = parse_shell(text)
+    home = file_effects(script)
+    folder = Folder(start)
+    walked = line_effects(script, folder)
+    if not _files._moves(script, {}):
+        assert _plain(_files._rebased(home, folder)) == _plain(walked)
+    if _files._leaves_start(script, home):
+        assert _plain(home) == _plain(walked)
+
+
+@pytest.mark.parametrize("text", [
+    "cd /a && { cat x; } > o", "cd /a && cd - && cat x", "cd /a && popd && rm f", "cd /a; cat x > y",
+    "cd /a && (cd b && rm x) && rm y", "cd /a | cat x", "cd /a & rm x", "cd /a\nrm b", "cd /a && eval 'cd b' && rm c",
+    "cd /a && bash -c 'cd b && rm c'", "cd /a || rm x", "cd /a && cd .. && rm x", "cd /a && sed -i s/a/b/ *.ts",
+    "cd /a && for f in x; do rm $f; done", "cat x", "{ cat x; } > o", "x=1 cd /a && rm b", "cd /a > log && rm b",
+])
+def test_effects_of_a_line_that_starts_with_a_cd_are_those_walked_from_any_folder(text: str) -> None:
+    from agenteval_assert._shell_files import Folder, file_effects, line_effects
+    from agenteval_assert.checks import _files
+    from agenteval_assert.shell import parse_shell
+
+    script = parse_shell(text)
+    home = file_effects(script)
+    for start in ("lib", "/abs/x", "a/../b"):
+        walked = line_effects(script, Folder(start))
+        if _files._leaves_start(script, home):
+            assert _plain(home) == _plain(walked), start
+        if not _files._moves(script, {}):
+            assert _plain(_files._rebased(home, Folder(start))) == _plain(walked), start
+    if text in ("cd /a; cat x > y", "cd /a && cd .. && rm x", "cd /a\nrm b"):
+        assert _files._leaves_start(script, home)
+    if text in ("cd /a && { cat x; } > o", "cd /a && cd - && cat x", "cat x", "x=1 cd /a && rm b", "cd /a | cat x"):
+        assert not _files._leaves_start(script, home)
+
+
+def _plain(found: Any) -> tuple[Any, ...]:
+    """What file events keep of a line's effects (a command by its text: the walk makes a new
+    command for the redirection of a group, ``{ …; } > o``, each time)."""
+    return (tuple((e.op, e.path, e.command.text, e.pattern, e.recursive, e.ok_means_done, e.failure_means_not_done)
+                  for e in found.effects),
+            tuple((u.command.text, u.command.words, u.reason) for u in found.unknown_writes), found.cwd, found.cwd_unknown)
+
+
+def _file_events_walked(t: Transcript) -> tuple[Any, ...]:
+    """Every file event, each shell call's effects walked from its own start folder (no rebase)."""
+    from agenteval_assert._shell_files import line_effects
+    from agenteval_assert.checks import _files
+    from agenteval_assert.shell import parse_shell
+
+    events: list[Any] = []
+    folders = _files._Folders(t)
+    for x in t.all_tool_calls:
+        if x.kind in ("file_read", "file_write", "file_edit"):
+            events.extend(_files._tool_events(x))
+        elif x.kind == "shell" and x.command:
+            start = folders.start(x)
+            found = None
+            if "*** Begin Patch" not in x.command:
+                found = line_effects(parse_shell(x.command), start)
+                folders.after(x, start, found)
+            events.extend(_files._shell_events(x, x.command, found, start, folders.home)[0])
+    return tuple(events)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SHELL_PARTS), st.sampled_from(_SEPARATORS),
+                          st.sampled_from(["ok", "Shell cwd was reset to /home/dev/p", "cat: x: No such file"]),
+                          st.booleans()), max_size=8),
+       st.sampled_from(["2.0.1", "1.0.0"]))
+def test_the_file_index_holds_the_events_each_call_walked_from_its_folder(
+        calls: list[tuple[str, str, str, bool]], version: str) -> None:
+    from agenteval_assert.checks import _files
+
+    t = T(cwd="/home/dev/p", version=version).user("go")
+    for i, (part, sep, output, error) in enumerate(calls):
+        text = part if i % 2 else part + sep + calls[0][0]
+        t.call("Bash", command=text, output=output, error=error)
+        if i % 3 == 0:
+            t.call("Read", file_path=f"src/f{i}.ts")
+    tr = t.say("done").done()
+    assert _files._file_index(tr).events == _file_events_walked(tr)
+
+
+def _skills_of_every_call(t: Transcript) -> list[tuple[str, Any]]:
+    """``_budgets._skills`` as it was: every call looked at."""
+    from agenteval_assert.checks._budgets import _SKILL_PATH, _step
+
+    out: list[tuple[str, Any]] = []
+    for s in t.steps:
+        if getattr(s, "skill", None) is not None:
+            out.append((s.skill, s))  # type: ignore[union-attr]
+    for x in t.all_tool_calls:
+        if x.kind == "skill" or x.name == "Skill":
+            s = x.arguments.get("skill", x.arguments.get("command", x.arguments.get("name")))
+            if isinstance(s, str):
+                out.append((s, x))
+            continue
+        texts: list[str] = []
+        if x.kind == "shell" and x.command:
+            texts.append(x.command)
+        elif x.kind == "file_read":
+            p = x.arguments.get("file_path", x.arguments.get("path"))
+            if isinstance(p, str):
+                texts.append(p)
+        for text in texts:
+            out.extend((m.group(1), x) for m in _SKILL_PATH.finditer(text))
+    out.sort(key=lambda sc: _step(sc[1]))
+    return out
+
+
+_SKILL_TEXT = st.sampled_from(["cat ~/.claude/skills/pdf/SKILL.md", "ls", "cat skills/a/SKILL.md skills/b/SKILL.md",
+                               "/x/skills/storybook/SKILL.md", "src/a.ts"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Skill", "Bash", "Read", "mcp__s__Skill", "Glob"]), _SKILL_TEXT,
+                          st.sampled_from([None, "sub"])), max_size=10))
+def test_skills_found_among_the_calls_that_can_name_one_are_those_of_every_call(
+        calls: list[tuple[str, str, str | None]]) -> None:
+    from agenteval_assert.checks._budgets import _skills
+
+    t = T().user("go")
+    for name, text, agent in calls:
+        t.call(name, command=text, file_path=text, skill=text.rsplit("/", 1)[-1], agent=agent)
+    tr = t.say("done").done()
+    assert _skills(tr) == _skills_of_every_call(tr)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Read", "t", "mcp__s__t", "mcp__r__t", "s.t", "mcp__s__u"]), max_size=14))
+def test_the_alias_index_is_the_calls_under_each_of_their_names(names: list[str]) -> None:
+    t = T().user("go")
+    for n in names:
+        t.call(n)
+    ix = CallIndex(t.say("done").done())
+    expected: dict[str, list[int]] = {}
+    for i, call in enumerate(ix.all_calls):
+        for alias in call_aliases(call):
+            expected.setdefault(alias, []).append(i)
+    assert dict(ix.positions(True)) == expected
+    assert {k: list(v) for k, v in ix.by_alias(True).items()} == {k: [ix.all_calls[i] for i in v] for k, v in expected.items()}

@@ -8,7 +8,18 @@ from ..exceptions import UsageError
 from ..matchers import Matcher, values_match
 from ..model import Message, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
-from ._common import _echo, _evidence, _fail, _guarded, _index, _negative, _pass, _plural, _pool, _seq_text
+from ._common import (
+    _echo,
+    _evidence,
+    _fail,
+    _guarded,
+    _index,
+    _negative,
+    _pass,
+    _plural,
+    _pool,
+    _seq_text,
+)
 
 __all__ = [
     "check_budget",

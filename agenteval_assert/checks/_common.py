@@ -518,18 +518,19 @@ def _probed(d: ToolCall, by_keys: dict[tuple[str, ...], set[tuple[str, ...]]] | 
     args = d.arguments
     for keys, values in by_keys.items():
         have = tuple(args.get(k, _ABSENT) for k in keys)
-        if have in values:
-            return True
         for v in have:
-            if type(v) is str:
-                continue
-            if v is _ABSENT:
-                if any(type(x) is not str for x in args):
-                    return True  # {1: "x"} has the canonical JSON of {"1": "x"}
-                break  # a text argument missing: not these arguments
-            if type(v) not in _NOT_TEXT:
-                return True  # another object: canonical JSON writes its repr, a string
-            break  # a number, list...: never a string's canonical JSON
+            if type(v) is not str:
+                break
+        else:
+            if have in values:
+                return True
+            continue  # other texts: not these arguments
+        if v is _ABSENT:
+            if any(type(x) is not str for x in args):
+                return True  # {1: "x"} has the canonical JSON of {"1": "x"}
+        elif type(v) not in _NOT_TEXT:
+            return True  # another object: canonical JSON writes its repr, a string
+        # else a text argument missing, or a number, list...: never a string's canonical JSON
     return False
 
 
