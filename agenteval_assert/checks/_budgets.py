@@ -175,15 +175,16 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
     found: dict[str, list[str]] = {}  # the skills a text names (commands repeat)
     for i in sorted(maybe):
         c = maybe[i]
-        if c.kind == "skill" or c.name == "Skill":
+        kind = c.kind
+        if kind == "skill" or c.name == "Skill":
             s = c.arguments.get("skill", c.arguments.get("command", c.arguments.get("name")))
             if isinstance(s, str):
                 out.append((s, c))
             continue
         text: str | None = None
-        if c.kind == "shell" and c.command:
-            text = c.command
-        elif c.kind == "file_read":
+        if kind == "shell":
+            text = c.command or None
+        elif kind == "file_read":
             p = c.arguments.get("file_path", c.arguments.get("path"))
             if isinstance(p, str):
                 text = p
@@ -191,7 +192,8 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
             names = found.get(text)
             if names is None:
                 names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)]
-            out.extend((n, c) for n in names)
+            if names:
+                out.extend((n, c) for n in names)
     out.sort(key=lambda sc: _step(sc[1]))
     return out
 

@@ -22,6 +22,7 @@ from ._common import (
     _evidence,
     _fail,
     _fits,
+    _fits_by_args,
     _guarded,
     _index,
     _name_hint,
@@ -126,8 +127,12 @@ def check_tool_called(
     if spec.literal_name is not None and spec.is_name_only and mode == "partial" and not overrides:
         matched = tuple(cands)  # the alias index entry of a bare name: every call in it matches
     else:
-        matched = tuple(c for c in _narrowed(t, spec, include_subagents)
-                        if _fits(spec, c, mode, overrides) and not (asks and asks_unrecorded(spec, c)))
+        by_args = None if asks else _fits_by_args(spec, mode, overrides)
+        if by_args is not None:
+            matched = tuple(c for c in _narrowed(t, spec, include_subagents) if by_args(c))
+        else:
+            matched = tuple(c for c in _narrowed(t, spec, include_subagents)
+                            if _fits(spec, c, mode, overrides) and not (asks and asks_unrecorded(spec, c)))
     n = len(matched)
     expected = _bound_text(lo, hi, spec)
     # calls whose arguments could not be read (text that is no JSON object): an expectation on

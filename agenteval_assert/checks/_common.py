@@ -117,6 +117,9 @@ def _matching(t: Transcript, spec: Call, include_subagents: bool) -> Sequence[To
     cands = _narrowed(t, spec, include_subagents)
     if spec.literal_name is not None and spec.is_name_only:
         return cands
+    fits = _fits_by_args(spec, "partial", None)
+    if fits is not None:
+        return [c for c in cands if fits(c)]
     return [c for c in cands if spec.matches_call(c)]
 
 
@@ -422,6 +425,43 @@ def _specs(items: Sequence[ToolSpec] | ToolSpec, where: str) -> list[Call]:
 
 def _fits(spec: Call, call: ToolCall, mode: str, overrides: Mapping[str, Override] | None) -> bool:
     return spec.matches_call(call, mode=mode, overrides=overrides)
+
+
+_NO_ARG = object()
+#: The fields of ``Call`` besides the name and the arguments: a spec with any of them set is
+#: not decided by the arguments alone.
+_OTHER_FIELDS = ("kind", "server", "tool", "status", "is_error", "exit_code", "output", "where", "agent")
+
+
+def _fits_by_args(spec: Call, mode: str, overrides: Mapping[str, Override] | None
+                  ) -> Callable[[ToolCall], bool] | None:
+    """``_fits(spec, c, mode, overrides)`` for calls under *spec*'s literal name, decided once
+    per distinct value of the arguments it names (``Read`` with ``file_path=Matches(...)``:
+    once per path, not once per call), or ``None`` when the spec is not of that kind.
+
+    Exact for such a spec: its name is met by every call of the alias index entry, and a
+    partial argument match compares the named keys alone (present or not, and their values);
+    only calls whose values there are all strings are memoised (equal strings, equal
+    verdicts), the others are matched as they are."""
+    if (spec.literal_name is None or (spec.mode or mode) != "partial" or overrides
+            or type(spec.args) is not dict or not spec.args
+            or any(getattr(spec, f) is not None for f in _OTHER_FIELDS)):
+        return None
+    keys = tuple(spec.args)
+    seen: dict[tuple[object, ...], bool] = {}
+
+    def fits(c: ToolCall) -> bool:
+        args = c.arguments
+        key = tuple([args.get(k, _NO_ARG) for k in keys])
+        for v in key:
+            if type(v) is not str and v is not _NO_ARG:
+                return spec.matches_call(c, mode=mode, overrides=overrides)
+        got = seen.get(key)
+        if got is None:
+            got = seen[key] = spec.matches_call(c, mode=mode, overrides=overrides)
+        return got
+
+    return fits
 
 
 def _seq_text(items: Sequence[str], limit: int = 12) -> str:

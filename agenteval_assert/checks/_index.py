@@ -120,6 +120,7 @@ class CallIndex:
         "_kinds",
         "_scripts",
         "_shell_calls",
+        "_shell_texts",
         "all_calls",
         "args_keys",
         "main_calls",
@@ -131,6 +132,7 @@ class CallIndex:
         self.args_keys: dict[int, object] = {}
         self._aliases: dict[bool, tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]] = {}
         self._shell_calls: dict[bool, tuple[ToolCall, ...]] = {}
+        self._shell_texts: dict[bool, tuple[str, ...]] = {}
         self._kinds: dict[bool, dict[str, tuple[ToolCall, ...]]] = {}
         from ..shell import _scripts
 
@@ -194,6 +196,15 @@ class CallIndex:
         if got is None:
             got = self._shell_calls[include_subagents] = tuple(
                 c for c in self.pool(include_subagents) if c.kind == "shell" and c.command is not None)
+        return got
+
+    def shell_texts(self, include_subagents: bool) -> tuple[str, ...]:
+        """The command text of each of ``shell_calls`` (``ToolCall.command`` is computed on
+        every read)."""
+        got = self._shell_texts.get(include_subagents)
+        if got is None:
+            got = self._shell_texts[include_subagents] = tuple(
+                c.command or "" for c in self.shell_calls(include_subagents))
         return got
 
     # -- what checks compute about calls ---------------------------------------------------------

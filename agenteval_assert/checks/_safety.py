@@ -122,19 +122,20 @@ def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
     for lo in range(0, len(calls), _SCAN_BATCH):
         windows: list[str] = []
         owners: list[int] = []
-        for i in range(lo, min(lo + _SCAN_BATCH, len(calls))):
-            r = calls[i].result
+        add_window, add_owner = windows.append, owners.append
+        for i, c in enumerate(calls[lo:lo + _SCAN_BATCH], lo):
+            r = c.result
             if r is None:
                 continue
             text = r.text
             if len(text) > 2 * w:
-                windows.append(text[:w])
-                windows.append(text[-w:])
-                owners.append(i)
-                owners.append(i)
+                add_window(text[:w])
+                add_window(text[-w:])
+                add_owner(i)
+                add_owner(i)
             elif text:
-                windows.append(text)
-                owners.append(i)
+                add_window(text)
+                add_owner(i)
         joined = "\x00".join(windows)
         if joined.count("\x00") != len(windows) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
             hits: Iterable[int] = range(len(windows))  # every window, one by one

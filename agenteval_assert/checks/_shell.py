@@ -10,7 +10,7 @@ import regex
 
 from .._unrecorded import outcome_unknown
 from ..exceptions import UsageError
-from ..matchers import Matcher, Matches, values_match
+from ..matchers import Contains, Matcher, Matches, values_match
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Difference, Evidence, NearestMiss, short_repr
 from ._common import _echo, _evidence, _fail, _guarded, _index, _outcome, _pass, _plural
@@ -88,8 +88,11 @@ def _parsed_fits(
     return True
 
 
-def _parsed_commands(t: Transcript, call: ToolCall) -> Sequence[Any]:
-    return tuple(_index(t).script(call.command or "").walk())  # parsed once per distinct text
+def _pure(v: object) -> bool:
+    """*v* is matched the same way every time: nothing, a value, or one of our text matchers
+    (a caller's matcher may keep state, so it sees every call)."""
+    return (v is None or type(v) in (str, bool, int, Matches)
+            or (type(v) is Contains and type(v.part) is str))
 
 
 @_guarded("command_ran")
@@ -129,11 +132,24 @@ def check_command_ran(
     echo = _echo(name, *(() if command is None else (command,)), program=program, subcommand=subcommand,
                  flags=flags, succeeded=succeeded if name == "command_ran" else None)
     shells = _shell_calls(t, include_subagents)
-    hits = [
-        c for c in shells
-        if (m is None or m.matches(c.command))
-        and (not parsed or any(_parsed_fits(x, program, subcommand, flags) for x in _parsed_commands(t, c)))
-    ]
+    ix = _index(t)
+
+    def fits(text: str) -> bool:
+        return ((m is None or m.matches(text))
+                and (not parsed or any(_parsed_fits(x, program, subcommand, flags) for x in ix.script(text).walk())))
+
+    if _pure(m) and _pure(program) and (flags is None or all(
+            _pure(v) for v in (flags.values() if isinstance(flags, Mapping) else flags))):
+        seen: dict[str, bool] = {}  # the verdict depends on the text alone: once per distinct text
+        hits = []
+        for c, text in zip(shells, ix.shell_texts(include_subagents), strict=True):
+            got = seen.get(text)
+            if got is None:
+                got = seen[text] = fits(text)
+            if got:
+                hits.append(c)
+    else:
+        hits = [c for c, text in zip(shells, ix.shell_texts(include_subagents), strict=True) if fits(text)]
     quals = [f"{k}={short_repr(v, 60)}" for k, v in (("program", program), ("subcommand", subcommand),
                                                      ("flags", flags)) if v is not None]
     what = "a shell command" + (f" matching {short_repr(command, 80)}" if command is not None else "")
