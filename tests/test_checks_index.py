@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 from agenteval_assert import checks as c
 from agenteval_assert.checks._common import _index
 from agenteval_assert.checks._index import CallIndex, args_key
-from agenteval_assert.matchers import Call, call_aliases, canonical_json
+from agenteval_assert.matchers import (
+    ABSENT,
+    Call,
+    Contains,
+    Matcher,
+    Matches,
+    call_aliases,
+    canonical_json,
+)
 from agenteval_assert.model import Transcript
 
 from ._build import T
@@ -423,3 +431,50 @@ def test_the_alias_index_is_the_calls_under_each_of_their_names(names: list[str]
             expected.setdefault(alias, []).append(i)
     assert dict(ix.positions(True)) == expected
     assert {k: list(v) for k, v in ix.by_alias(True).items()} == {k: [ix.all_calls[i] for i in v] for k, v in expected.items()}
+
+
+_SPEC_VALUE = st.sampled_from(["a.tsx", "b.ts", 1, None]) | st.just(ABSENT) | st.just(Matches(r"\.tsx$")) \
+    | st.just(Contains("b"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["file_path", "limit", "x"]),
+                                st.sampled_from(["a.tsx", "b.ts", "a.tsx", 1, None, ["a.tsx"]]), max_size=3),
+                max_size=10),
+       st.dictionaries(st.sampled_from(["file_path", "limit"]), _SPEC_VALUE, min_size=1, max_size=2),
+       st.sampled_from(["partial", "exact", "ignore"]))
+def test_a_spec_decided_once_per_argument_text_fits_the_calls_matching_does(
+        args: list[dict[str, Any]], expected: dict[str, Any], mode: str) -> None:
+    from agenteval_assert.checks._common import _fits_by_args
+
+    t = T().user("go")
+    for a in args:
+        t.call("Read", args=a)
+    tr = t.say("done").done()
+    spec = Call("Read", **expected)
+    fits = _fits_by_args(spec, mode, None)
+    assert (fits is None) == (mode != "partial")
+    if fits is not None:
+        assert [fits(x) for x in tr.all_tool_calls] == [spec.matches_call(x, mode=mode) for x in tr.all_tool_calls]
+    assert _fits_by_args(Call("Read", is_error=False, **expected), "partial", None) is None
+
+
+def test_command_ran_matches_each_distinct_text_once_with_our_matchers_and_every_call_with_the_callers() -> None:
+    t = T().user("go")
+    for i in range(30):
+        t.call("Bash", command=["npm test", "git status", "npm test -- --ci"][i % 3])
+    tr = t.say("done").done()
+    seen: list[str] = []
+
+    class Spy(Matcher):
+        def matches(self, actual: Any) -> bool:
+            seen.append(actual)
+            return "npm" in actual
+
+        def differences(self, actual: Any, path: str = "$") -> list[Any]:
+            return []
+
+    r = c.check_command_ran(tr, Spy())
+    assert len(seen) == 30 and len(r.matched) == 20  # a caller's matcher sees every call
+    assert len(c.check_command_ran(tr, "npm test").matched) == 20
+    assert len(c.check_command_ran(tr, Matches(r"--ci")).matched) == 10
