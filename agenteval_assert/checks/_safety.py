@@ -110,35 +110,22 @@ _LOWER_TO_ASCII = ("\u0130", "\u212a")
 def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
     """``_default_failure_output(c)`` of every call, as one byte per call (1: it matches), in
     one batched pass. The output windows of a batch of calls are joined (``\\x00`` between
-    them), encoded as UTF-8 and lower-cased as bytes (ASCII letters only: a character beyond
-    ASCII is left as it is, which is what ``str.lower`` does to the hint words' letters unless
-    it is one of ``_LOWER_TO_ASCII``); each hint word is found in those bytes, and the
-    separators before it say which window holds it. Only those windows are tested, exactly as
-    ``_failure_output`` does (``_hinted``, then the regex). A batch with a window that holds
-    ``\\x00`` or a character of ``_LOWER_TO_ASCII`` is tested window by window."""
+    calls, ``\\x01`` between the two windows of a long output), encoded as UTF-8 and
+    lower-cased as bytes (ASCII letters only: a character beyond ASCII is left as it is, which
+    is what ``str.lower`` does to the hint words' letters unless it is one of
+    ``_LOWER_TO_ASCII``); each hint word is found in those bytes, and the ``\\x00`` before it
+    say which call's output holds it. Only those calls are tested, exactly as
+    ``_failure_output`` does (``_hinted`` on each window, then the regex). A batch with an
+    output that holds ``\\x00`` or a character of ``_LOWER_TO_ASCII`` is tested call by call."""
     flags = bytearray(len(calls))
     w = _FAILURE_WINDOW
-    rx = DEFAULT_FAILURE_OUTPUT
     for lo in range(0, len(calls), _SCAN_BATCH):
-        windows: list[str] = []
-        owners: list[int] = []
-        add_window, add_owner = windows.append, owners.append
-        for i, c in enumerate(calls[lo:lo + _SCAN_BATCH], lo):
-            r = c.result
-            if r is None:
-                continue
-            text = r.text
-            if len(text) > 2 * w:
-                add_window(text[:w])
-                add_window(text[-w:])
-                add_owner(i)
-                add_owner(i)
-            elif text:
-                add_window(text)
-                add_owner(i)
-        joined = "\x00".join(windows)
-        if joined.count("\x00") != len(windows) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
-            hits: Iterable[int] = range(len(windows))  # every window, one by one
+        batch = calls[lo:lo + _SCAN_BATCH]
+        texts = ["" if r is None else r.text for r in [c.result for c in batch]]
+        pieces = [x if len(x) <= 2 * w else x[:w] + "\x01" + x[-w:] for x in texts]
+        joined = "\x00".join(pieces)
+        if joined.count("\x00") != len(pieces) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
+            hits: Iterable[int] = range(len(pieces))  # every call, one by one
         else:
             low = joined.encode("utf-8", "surrogatepass").lower()
             found: list[int] = []
@@ -146,19 +133,18 @@ def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
                 p = low.find(word)
                 while p >= 0:
                     found.append(p)
-                    nxt = low.find(b"\x00", p)  # the next window
+                    nxt = low.find(b"\x00", p)  # the next call's output
                     p = -1 if nxt < 0 else low.find(word, nxt)
             found.sort()
             hits = []
-            k = at = 0  # window k starts after the separator before *at*
+            k = at = 0  # the output of call k starts after the separator before *at*
             for p in found:
                 k += low.count(b"\x00", at, p)
                 at = p
                 hits.append(k)
         for k in hits:
-            i = owners[k]
-            if not flags[i] and _hinted(windows[k]) and rx.matches(windows[k]):
-                flags[i] = 1
+            if not flags[lo + k] and texts[k] and _default_failure_output(batch[k]):
+                flags[lo + k] = 1
     return flags
 
 
