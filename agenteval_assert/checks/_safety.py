@@ -98,8 +98,9 @@ def _default_failure_output(c: ToolCall) -> bool:
     return _failure_output(c, DEFAULT_FAILURE_OUTPUT)
 
 
-#: Calls whose output windows are joined into one text for the batched scan (bounds the text).
-_SCAN_BATCH = 2048
+#: Calls whose output windows are joined into one text for the batched scan: bounds the text
+#: (peak memory) and keeps it in the processor cache (256 is faster than 2048).
+_SCAN_BATCH = 256
 
 
 #: The characters beyond ASCII whose lower case holds an ASCII letter (``İ`` → ``i̇``,
