@@ -126,7 +126,10 @@ def _shell_read_outcome(c: ToolCall, path: str, ok_means_done: bool, failure_mea
     if outcome is not None or _tool_outcome(c) is not True:
         return outcome
     name = path.rstrip("/").rsplit("/", 1)[-1] or path
-    for line in c.output.splitlines():
+    output = c.output
+    if name not in output:
+        return True  # no line names the file (one search of the whole output first)
+    for line in output.splitlines():
         if name in line and _READ_FAILED.search(line):
             return None
     return True
@@ -364,6 +367,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     elsewhere: dict[tuple[str, Folder], ShellFileEffects] = {}  # effects of a text from another folder
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
+    leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
     for c in t.all_tool_calls:
         if c.kind in ("file_read", "file_write", "file_edit"):
             events.extend(_tool_events(c))
@@ -380,10 +384,11 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                         script = ix.script(text)
                         if start.why is None and not _moves(script, stays):
                             found = _rebased(ix.file_effects(text), start)
-                        elif start.why is None and _leaves_start(script, ix.file_effects(text)):
-                            found = ix.file_effects(text)
                         else:
-                            found = line_effects(ix.script(text), start)
+                            same: bool | None = False  # the same effects from any known folder
+                            if start.why is None and (same := leaves.get(id(script))) is None:
+                                same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
+                            found = ix.file_effects(text) if same else line_effects(script, start)
                         elsewhere[text, start] = found
                 folders.after(c, start, found)
             ev, un = _shell_events(c, text, found, start, folders.home, forms)
