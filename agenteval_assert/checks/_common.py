@@ -556,25 +556,26 @@ def _probed(d: ToolCall, by_keys: dict[tuple[str, ...], set[tuple[str, ...]]] | 
     if by_keys is None:
         return True
     args = d.arguments
+    get = args.get
     for keys, values in by_keys.items():
-        have = tuple(args.get(k, _ABSENT) for k in keys)
-        for v in have:
-            if type(v) is not str:
-                break
-        else:
+        have = tuple(map(get, keys))
+        if _ONLY_TEXT.issuperset(map(type, have)):
             if have in values:
                 return True
             continue  # other texts: not these arguments
-        if v is _ABSENT:
-            if any(type(x) is not str for x in args):
-                return True  # {1: "x"} has the canonical JSON of {"1": "x"}
-        elif type(v) not in _NOT_TEXT:
-            return True  # another object: canonical JSON writes its repr, a string
-        # else a text argument missing, or a number, list...: never a string's canonical JSON
+        for k, v in zip(keys, have, strict=True):  # the first value that is not a string decides
+            if type(v) is str:
+                continue
+            if v is None and k not in args:
+                if any(type(x) is not str for x in args):
+                    return True  # {1: "x"} has the canonical JSON of {"1": "x"}
+            elif type(v) not in _NOT_TEXT:
+                return True  # another object: canonical JSON writes its repr, a string
+            break  # a text argument missing, or a number, list...: never a string's canonical JSON
     return False
 
 
-_ABSENT = object()
+_ONLY_TEXT = frozenset({str})
 #: Values whose canonical JSON is never a string's.
 _NOT_TEXT = frozenset({int, float, bool, type(None), list, dict, tuple})
 
