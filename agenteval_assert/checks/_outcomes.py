@@ -17,6 +17,7 @@ from ._common import (
     _echo,
     _evidence,
     _fail,
+    _fits_by_args,
     _guarded,
     _index,
     _name_hint,
@@ -40,6 +41,11 @@ __all__ = [
 
 def _matching(t: Transcript, spec: Call, include_subagents: bool) -> tuple[Sequence[ToolCall], list[ToolCall]]:
     cands = _candidates(t, spec, include_subagents)
+    if spec.literal_name is not None and spec.is_name_only:
+        return cands, list(cands)  # the alias index entry of a bare name: every call in it matches
+    fits = _fits_by_args(spec, "partial", None)
+    if fits is not None:
+        return cands, [c for c in cands if fits(c)]
     return cands, [c for c in cands if spec.matches_call(c)]
 
 
