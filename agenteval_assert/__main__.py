@@ -1,6 +1,6 @@
 """``python -m agenteval_assert``."""
 
-from ._cli import main
+from ._cli import process_main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(process_main())

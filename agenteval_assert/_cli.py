@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # and the exceptions; the model, the results, the checks and the front ends are imported by the
 # command that uses them (``tests/test_public_api.py`` lists what each command may import).
 
-__all__ = ["ExitCode", "main", "summary_dict"]
+__all__ = ["ExitCode", "main", "process_main", "summary_dict"]
 
 
 _FORMAT_HELP = f"skip auto-detection: one of {', '.join(FORMATS)}, or an installed plugin's format"
@@ -479,6 +479,55 @@ class _PipeSafe(io.TextIOBase):
         return True
 
 
+#: Set while ``process_main`` runs: the command line is the whole process (not a call from a
+#: test or an application), which then may keep its transcript alive until it exits.
+_PROCESS = False
+
+
+def process_main() -> int:
+    """The entry point of a process (``python -m agenteval_assert``, the ``agenteval-assert``
+    script): ``main()`` with the command line's own arguments, run as a short-lived process.
+
+    When the command reads one transcript file (``summary FILE``, ``check FILE`` with the health
+    checks), the cyclic garbage collector is off for the whole run (the parse makes trees, not
+    cycles; a collection after the parse would walk the whole new model), and the transcript is
+    not freed object by object before the exit (``_parsers.keep_for_exit``): the operating system
+    takes its memory back. The exit itself is the ordinary one.
+    """
+    global _PROCESS
+    _PROCESS = True
+    try:
+        return main()
+    finally:
+        _PROCESS = False
+        from . import _parsers
+
+        if _parsers._kept is not None:
+            import gc
+
+            gc.freeze()  # the kept transcript's cycle is out of the collector's reach: never freed
+
+
+def _short_lived(args: argparse.Namespace) -> None:
+    """``process_main``'s fast path, for one transcript file read by ``summary`` or by ``check``
+    with the built-in health checks only (no checks file, eval, judge, cluster or report page:
+    their code may allocate in cycles, or run long)."""
+    if args.command not in ("summary", "check") or len(args.paths) != 1 or not os.path.isfile(args.paths[0]):
+        return
+    if args.command == "check":
+        from . import _cli_judge
+
+        if (args.checks or args.eval is not None or args.dask_scheduler or args.html
+                or _cli_judge.judge_requested(args)):
+            return
+    import gc
+
+    from ._parsers import keep_for_exit
+
+    gc.disable()
+    keep_for_exit()
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the CLI; returns the exit code (see ``ExitCode``)."""
     safe = _PipeSafe(stdout if stdout is not None else sys.stdout)
@@ -501,6 +550,8 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
         parser.print_help(out)
         return ExitCode.USAGE
     args.argv = list(sys.argv[1:] if argv is None else argv)  # the judge names the command that records
+    if _PROCESS:
+        _short_lived(args)
     if args.command == "check" and not args.paths and args.eval != "list":
         err.write("error: check needs at least one PATH (a transcript, a directory or a glob pattern)\n")
         return ExitCode.USAGE

@@ -263,7 +263,30 @@ def _build(parser: FormatParser, head: list[Record], records: Iterator[Record], 
         if src.stats.encoding != "utf-8":
             b.note(f"the file is {src.stats.encoding.upper()} text: decoded to UTF-8 before reading "
                    "(the raw-text checks decode it the same way)")
-        return b.build(src.stats)
+        t = b.build(src.stats)
+    if _kept is not None and len(_kept) < 2:
+        _kept.append((t, b))  # the builder too: its calls in the making are as many objects
+    return t
+
+
+# -- a short-lived process keeps its transcript ---------------------------------------------------
+#
+# Freeing a 100 MB transcript object by object takes 0.05-0.2 s; a command-line process that
+# exits right after its one transcript does not need it freed (``_cli.process_main``): the first
+# transcript built is kept, in a reference cycle that the process freezes out of the collector's
+# reach before it exits, and the operating system takes the memory back at once. The exit is an
+# ordinary one (atexit handlers, threads and buffered files are all run and flushed).
+
+#: The kept transcript, behind a reference to the list itself; ``None``: nothing is kept (a
+#: library call, a test, a long-lived process).
+_kept: list[Any] | None = None
+
+
+def keep_for_exit() -> None:
+    """Keep the next transcript built until the process ends (the command line only)."""
+    global _kept
+    _kept = []
+    _kept.append(_kept)
 
 
 def _plugin_parse(parser: FormatParser, records: Iterator[Record], b: TranscriptBuilder, path: str) -> None:

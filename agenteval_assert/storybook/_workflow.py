@@ -620,9 +620,25 @@ def workflow_calls(transcript: Transcript, *, profile: Profile | None = None) ->
     return list(cached)
 
 
+#: What quote removal and escape processing take out of a word (``st"or"y\\book`` is the word
+#: ``storybook``); ``$'…'`` strings, whose escapes make any letter, are parsed whatever they hold.
+_QUOTING = str.maketrans("", "", "'\"\\$\n\r")
+
+
+def _may_hold_calls(text: str) -> bool:
+    """Whether a command text can hold a workflow call, or write a file (a heredoc) that a later
+    command reads: the program word of a call is ``storybook`` (or a path ending in it) after
+    quote removal, so a text without those letters once its quoting is taken out holds none, and
+    its parse and walk are skipped (most shell calls of a long session)."""
+    if "storybook" in text or "<<" in text or "$'" in text:
+        return True
+    return "storybook" in text.translate(_QUOTING)
+
+
 def _compute_calls(transcript: Transcript, profile: Profile | None) -> list[WorkflowCall]:
     files: dict[str, str] = {}
     out: list[WorkflowCall] = []
+    may_hold: dict[str, bool] = {}  # per distinct command text
     for call in transcript.all_tool_calls:
         written = _written_file(call)
         if written is not None:
@@ -631,6 +647,11 @@ def _compute_calls(transcript: Transcript, profile: Profile | None) -> list[Work
         if call.kind == "shell":
             text = call.command
             if text is None:
+                continue
+            maybe = may_hold.get(text)
+            if maybe is None:
+                maybe = may_hold[text] = _may_hold_calls(text)
+            if not maybe:
                 continue
             hits = _calls_in_script(_script_for(transcript, text), profile, files)  # parsed once per text
             result = _result_of(call)
