@@ -38,6 +38,13 @@ _TOOL_ITEMS = frozenset(
     {"command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call"}
 )
 _ITEM_ALIASES = {"assistant_message": "agent_message"}
+#: What a record type says of the run's end (``Health.run_ended``): a step or a run started
+#: (False: the turn's end must follow), a turn ended (True).
+_ENDS: dict[str, bool] = {
+    "item.started": False, "item.updated": False, "item.completed": False, "item.plan.delta": False,
+    "turn.started": False,
+    "thread.started": False, "session.created": False, "turn.completed": True, "turn.failed": True,
+}
 _NATIVE_ID_PREFIXES = ("item_", "itm_")
 
 
@@ -144,6 +151,7 @@ class _ExecRun:
         self.failed_turns = 0
         self.thread_ids: dict[str, None] = {}  # in order; a dict: 25,000 resumed runs stay linear
         self.thread_usage: dict[str, Usage] = {}
+        self.noted_runs: set[str] = set()  # the record types whose resumed runs are noted
         self.legacy_usage: Usage | None = None
         self.last_message: str | None = None
         self.last_plan: str | None = None
@@ -175,32 +183,37 @@ class _ExecRun:
     # -- driver --------------------------------------------------------------------------------
 
     def feed(self, records: Iterator[Record]) -> None:
+        b = self.b
+        # per type: its handler, and what it says of the run's end (False: a step, or a run
+        # started, so the turn's end must follow; True: a turn ended; None: nothing)
+        route = {t: (h, _ENDS.get(t)) for t, h in self.dispatch.items()}
         try:
             for line, r in records:
                 t = r.get("type")
-                if isinstance(t, str):
-                    if t.startswith("item.") or t in ("turn.started", "thread.started", "session.created"):
-                        self.b.run_ended = False  # a step, or a run started: the turn's end must follow
-                    elif t in ("turn.completed", "turn.failed"):
-                        self.b.run_ended = True
-                    h = self.dispatch.get(t)
-                    if h is None:
-                        self.b.unknown(t, r, line=line, record=True)
-                    else:
+                if type(t) is str:  # JSON makes no subclass of str
+                    e = route.get(t)
+                    if e is not None:
+                        h, ends = e
+                        if ends is not None:
+                            b.run_ended = ends
                         h(line, r)
+                        continue
+                    if t.startswith("item."):
+                        b.run_ended = False
+                    b.unknown(t, r, line=line, record=True)
                 elif isinstance(r.get("msg"), dict):
                     mt = r["msg"].get("type")
                     if mt in ("task_complete", "turn_aborted", "shutdown_complete"):
-                        self.b.run_ended = True
+                        b.run_ended = True
                     elif isinstance(mt, str) and mt not in ("token_count", "error", "background_event"):
-                        self.b.run_ended = False
+                        b.run_ended = False
                     self.legacy(line, r["msg"])
                 elif "prompt" in r and len(r) <= 2:
                     self.legacy_prompt(line, r)
                 elif _LEGACY_CONFIG_KEYS & r.keys():
                     self.legacy_config(line, r)
                 else:
-                    self.b.unknown("(record without type)", r, line=line, record=True)
+                    b.unknown("(record without type)", r, line=line, record=True)
         finally:
             self.rereader.close()
         self.finish()
@@ -213,10 +226,14 @@ class _ExecRun:
             b.note(f"duplicate JSON key \"id\" in items ({lines}): the first value is used, not the "
                    f"last ({fid!r}, not {iid!r})")
         if self.thread_usage:
-            total = Usage()
+            # the threads' totals summed, field by field (what _add_usage gives, one object)
+            sums: list[int | None] = [None] * 5
             for u in self.thread_usage.values():
-                total = _add_usage(total, u)
-            b.usage = total
+                for i, v in enumerate((u.input_tokens, u.output_tokens, u.cache_read_tokens,
+                                       u.cache_write_tokens, u.reasoning_tokens)):
+                    if v is not None:
+                        sums[i] = v if sums[i] is None else sums[i] + v
+            b.usage = Usage(*sums)
             b.usage_mode = "cumulative (thread total)"
         elif self.legacy_usage is not None:
             b.usage = self.legacy_usage
@@ -271,7 +288,8 @@ class _ExecRun:
             if self.b.session_id is None:
                 self.b.session_id = tid
             self.thread_ids.setdefault(tid)
-        if self.run > 1:
+        if self.run > 1 and r["type"] not in self.noted_runs:
+            self.noted_runs.add(r["type"])
             self.b.note(
                 f"{r['type']} re-emitted (resumed runs, see metadata['runs']): item ids restart "
                 "in each run, calls are keyed by run and id"

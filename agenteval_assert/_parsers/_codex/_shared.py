@@ -36,11 +36,20 @@ def _openai_usage(d: Any) -> Usage | None:
     """
     if not isinstance(d, dict):
         return None
-    inp = as_int(d.get("input_tokens"))
-    cached = as_int(d.get("cached_input_tokens"))
-    out = as_int(d.get("output_tokens"))
+    # one per turn of a long run: plain ints (the common case) skip the coercion's call
+    inp = d.get("input_tokens")
+    if type(inp) is not int:
+        inp = as_int(inp)
+    cached = d.get("cached_input_tokens")
+    if type(cached) is not int:
+        cached = as_int(cached)
+    out = d.get("output_tokens")
+    if type(out) is not int:
+        out = as_int(out)
     write = as_int(d.get("cache_write_input_tokens"))
-    reasoning = as_int(d.get("reasoning_output_tokens"))
+    reasoning = d.get("reasoning_output_tokens")
+    if type(reasoning) is not int:
+        reasoning = as_int(reasoning)
     if inp is None and cached is None and out is None and write is None and reasoning is None:
         return None
     if inp is not None and cached is not None:
