@@ -38,8 +38,9 @@ DEFAULT_MAX_INPUT_BYTES = 2 << 30
 #: or ``G`` suffix: ``AGENTEVAL_MAX_INPUT_BYTES=8G``).
 MAX_INPUT_ENV = "AGENTEVAL_MAX_INPUT_BYTES"
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-#: The reader's chunk of lines, in bytes.
-_CHUNK = 1 << 20
+#: The reader's chunk of lines, in bytes (small: larger blocks, freed and made again, leave the
+#: allocator holding more memory).
+_CHUNK = 1 << 16
 #: Runs of object lines decoded with one call (``Source._run``): at most this many lines, each
 #: at most this many characters (a long line gains nothing and would be copied once more).
 _RUN_LINES = 64
