@@ -12,8 +12,8 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 from ._cli_exit import ExitCode, _worse, current_input
 from ._parsers import FORMATS, load_each
@@ -262,20 +262,36 @@ def _printable(text: str) -> str:
     return printable(text)
 
 
-def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .batch import _is_glob, _screen, _short, expand
+class _OneFile(NamedTuple):
+    """One transcript file named on the command line (the fields of ``batch.Input`` read here)."""
 
+    path: str
+    problem: str | None = None
+    discovered: bool = False
+
+
+def _cmd_summary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # One file gives the document it always has; several inputs (or a directory, or a pattern)
     # give one document per transcript: JSON Lines with --json.
-    several = len(args.paths) > 1 or any(os.path.isdir(p) or _is_glob(p) for p in args.paths)
+    inputs: Iterable[Any]  # batch.Input, or _OneFile
+    if len(args.paths) == 1 and os.path.isfile(args.paths[0]):
+        # what expand() gives for one file, without importing the batch machinery (start-up)
+        several, inputs = False, (_OneFile(args.paths[0]),)
+    else:
+        from .batch import _is_glob, expand
+
+        several = len(args.paths) > 1 or any(os.path.isdir(p) or _is_glob(p) for p in args.paths)
+        inputs = expand(args.paths)
     worst = ExitCode.OK
     found = 0
-    for inp in expand(args.paths):
+    for inp in inputs:
         current_input.set(inp.path)
         if inp.problem is not None:
             err.write(f"error: {inp.path}: {inp.problem}\n")
             worst = _worse(worst, ExitCode.INPUT)
             continue
+        if inp.discovered:
+            from .batch import _screen, _short
         why, unreadable = _screen(inp.path) if inp.discovered else (None, True)
         if why is not None and not unreadable:
             err.write(f"skipped {inp.path}: {why}\n")

@@ -232,7 +232,8 @@ class _ExecRun:
                 for i, v in enumerate((u.input_tokens, u.output_tokens, u.cache_read_tokens,
                                        u.cache_write_tokens, u.reasoning_tokens)):
                     if v is not None:
-                        sums[i] = v if sums[i] is None else sums[i] + v
+                        got = sums[i]
+                        sums[i] = v if got is None else got + v
             b.usage = Usage(*sums)
             b.usage_mode = "cumulative (thread total)"
         elif self.legacy_usage is not None:
