@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
@@ -88,6 +89,16 @@ def content_text(content: Any) -> str:
 
 #: The characters a JSON text can start with (after blanks), ``NaN`` and ``Infinity`` included.
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
+#: Text that ``json.loads`` refuses at its second token: an array whose first element cannot
+#: start a value, an object whose first key is not a string (``[REDACTED_ARGUMENTS len=114]``,
+#: ``[1/3] Building``): refused without the cost of an exception.
+_FAILS_EARLY = re.compile(r'[ \t\n\r]*(?:\[[ \t\n\r]*[^ \t\n\r\[\]{}"0-9tfnNI-]|\{[ \t\n\r]*[^ \t\n\r"}])')
+
+
+def not_json(text: str) -> bool:
+    """Whether ``json.loads(text)`` surely fails at its first or second token (a cheap test: a
+    ``False`` does not say the text is JSON)."""
+    return text.lstrip(" \t\n\r")[:1] not in _JSON_STARTS or _FAILS_EARLY.match(text) is not None
 
 
 def decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
@@ -101,8 +112,8 @@ def decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
     if value is None:
         return {}, None
     if isinstance(value, str):
-        if value.lstrip(" \t\n\r")[:1] not in _JSON_STARTS:
-            return {}, value  # json.loads would fail at its first character (redacted text): no exception
+        if not_json(value):
+            return {}, value  # json.loads would fail at its first tokens (redacted text): no exception
         try:
             decoded = json.loads(value)
         except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses

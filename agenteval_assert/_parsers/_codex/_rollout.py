@@ -16,6 +16,7 @@ from .._common import (
     as_int,
     content_text,
     decode_arguments,
+    not_json,
     split_mcp_name,
     tool_kind,
 )
@@ -108,7 +109,7 @@ _SKIPPED_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary"
 def _rollout_output(out: Any) -> tuple[str, Any, int | None, bool]:
     """``(text, raw, exit_code, is_error)`` of a ``function_call_output.output``."""
     if isinstance(out, str):
-        if out[:1] in ("{", "["):
+        if out[:1] in ("{", "[") and not not_json(out):
             try:
                 dec = json.loads(out)
             except (ValueError, RecursionError):

@@ -1,0 +1,93 @@
+"""The shortcuts taken for speed decide exactly what the long way decides: a text refused as
+not JSON is one ``json.loads`` refuses; a shell text skipped by the Storybook workflow-call
+search holds no workflow call; a command-line process that keeps its transcript until exit
+prints what ``main()`` prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agenteval_assert._parsers._common import decode_arguments, not_json
+from agenteval_assert.storybook._workflow import _may_hold_calls, parse_workflow_shell_commands
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus"
+
+_JSONISH = st.text(alphabet=' \t\n\r[]{}",:0123456789-.eEtrufalsnNIyixX\\', max_size=12)
+
+
+@settings(max_examples=2000)
+@given(st.one_of(_JSONISH, st.text(max_size=8), st.sampled_from(["[REDACTED_ARGUMENTS len=114 sh]", "[1/3] ok",
+                                                                   "{ok}", "[ NaN]", "[-Infinity]", "{ }", "[ ]"])))
+def test_not_json_only_refuses_what_json_loads_refuses(text: str) -> None:
+    if not_json(text):
+        with pytest.raises(ValueError):
+            json.loads(text)
+
+
+@given(_JSONISH)
+def test_decode_arguments_keeps_its_verdict(text: str) -> None:
+    try:
+        decoded = json.loads(text)
+    except (ValueError, RecursionError):
+        assert decode_arguments(text) == ({}, text)
+    else:
+        assert decode_arguments(text) == ((decoded, None) if isinstance(decoded, dict) else ({"value": decoded}, text))
+
+
+_SHELLISH = st.text(alphabet="storybk aiTOLS-'\"\\$\n<>;|&()`=x/@", max_size=30)
+
+
+@settings(max_examples=1500)
+@given(st.one_of(_SHELLISH, st.sampled_from([
+    "npx storybook ai test-run", "npx st'or'ybook ai test-run", 'npx "story"book tools test-run --json',
+    "npx stor\\ybook ai x", "npx $'\\x73torybook' ai x", "bash -c 'npx storybook ai x'",
+    "npx storybook@latest tools docs-list", "X=1 storybook ai test-run", "ls -la", "echo storybook",
+])))
+def test_a_skipped_shell_text_holds_no_workflow_call(text: str) -> None:
+    if not _may_hold_calls(text):
+        assert parse_workflow_shell_commands([text]) == []
+
+
+def _cli(*args: str, module: bool) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT)}
+    code = ("import sys; from agenteval_assert._cli import process_main; sys.exit(process_main())" if module
+            else "import sys; from agenteval_assert._cli import main; sys.exit(main())")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("args", [
+    ("summary", "claude-session-log/spotter-2.1.38-short.jsonl", "--json"),
+    ("check", "claude-session-log/spotter-2.1.38-short.jsonl"),
+    ("check", "codex-exec-json/agentcmd-stream-output-2.jsonl"),
+])
+def test_process_main_prints_what_main_prints(args: tuple[str, ...]) -> None:
+    """The process entry (collector off, transcript kept until exit) changes nothing printed."""
+    argv = [args[0], str(CORPUS / args[1]), *args[2:]]
+    fast, plain = _cli(*argv, module=True), _cli(*argv, module=False)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    assert fast.stdout
+
+
+def test_only_the_process_entry_keeps_a_transcript() -> None:
+    """``main()`` called by a test or an application keeps nothing alive, and the collector as it was."""
+    import gc
+    import io
+
+    from agenteval_assert import _parsers
+    from agenteval_assert._cli import main
+
+    enabled = gc.isenabled()
+    assert main(["summary", str(CORPUS / "claude-session-log/spotter-2.1.38-short.jsonl"), "--json"],
+                stdout=io.StringIO()) == 0
+    assert _parsers._kept is None
+    assert gc.isenabled() == enabled
