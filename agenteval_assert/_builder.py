@@ -220,11 +220,13 @@ class TranscriptBuilder:
         skill: str | None = None,
     ) -> None:
         """Record a text message (*skill*: the skill whose instructions it injects, see ``Message``)."""
-        self._steps.append(Message(role, text, self.loc(line), len(self._steps), agent_id, meta, skill))
+        steps = self._steps
+        steps.append(Message(role, text, Location(self.path, line), len(steps), agent_id, meta, skill))
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
-        self._steps.append(Thinking(text, self.loc(line), len(self._steps), agent_id))
+        steps = self._steps
+        steps.append(Thinking(text, Location(self.path, line), len(steps), agent_id))
 
     def call(
         self,
@@ -312,7 +314,7 @@ class TranscriptBuilder:
         if c.result is not None and not replace:
             self.skip("result repeating an answered call id")
             return False
-        c.result = ToolResult(text, raw, bool(is_error), exit_code, self.loc(line))
+        c.result = ToolResult(text, raw, bool(is_error), exit_code, Location(self.path, line))
         if status is not None:
             c.status = status
         elif c.status == "pending":

@@ -285,6 +285,9 @@ class _Claude:
         self.first_ts: str | None = None
         self.last_ts: str | None = None
         self.models: list[str] = []
+        self._last_model: Any = None
+        #: what each tool name does (``kind_of``), asked once per name
+        self._kinds: dict[str, str] = {}
         #: the skill a slash command names (``/plugin:skill``), until its body arrives
         self.pending_command: str | None = None
 
@@ -376,7 +379,8 @@ class _Claude:
             or rec.get("is_api_error_message") is True
             or isinstance(rec.get("error"), str)
         )
-        if not synthetic:
+        if not synthetic and model != self._last_model:  # the lines of a run name one model
+            self._last_model = model
             self.see_model(model)
         mid = _nonempty(msg.get("id"))
         if count_usage and not synthetic and "usage" in msg:
@@ -467,7 +471,9 @@ class _Claude:
             b.note(f"tool_use without an id (first at line {line}): it cannot be paired with a result")
         arguments, raw_arguments = decode_arguments(block.get("input"))
         server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
-        kind = self.kind_of(name)
+        kind = self._kinds.get(name)
+        if kind is None:
+            kind = self._kinds[name] = self.kind_of(name)
         if not b.call(
             key,
             id=cid,
