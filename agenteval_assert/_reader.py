@@ -16,6 +16,7 @@ import json
 import os
 import stat
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any, BinaryIO, Literal
 
 import attrs
@@ -409,13 +410,17 @@ class Source:
             rest = block[cut:]
 
     def _jsonl_records(self) -> Iterator[Record]:
+        # one list of records per chunk, flattened in C: no generator step per record
+        return chain.from_iterable(self._jsonl_chunks())
+
+    def _jsonl_chunks(self) -> Iterator[list[Record]]:
         st = self.stats
         # The file is read in chunks of whole lines. In a chunk of short lines, each run of object
         # lines (``{`` first) is decoded with one decoder call (``_run``): it costs less per
         # line, and the lines of a run share their key strings (a third less memory for the
-        # records of ``codex exec --json``). Every other line, and every line of a run that does not
-        # decode exactly line by line, is decoded alone (``_line``): ``json.loads``'s verdict on
-        # that line. Both give the same records and the same issues.
+        # records of ``codex exec --json``). Every other line, and every line of a run that does
+        # not decode exactly line by line, is decoded alone (``_line``): ``json.loads``'s
+        # verdict on that line. Both give the same records and the same issues.
         line_one = self._line
         run = self._run
         n = 0
@@ -426,40 +431,39 @@ class Source:
                 lines = chunk.split(b"\n")
                 if ended:
                     lines.pop()
-                if len(chunk) > _RUN_AVERAGE * len(lines) or _MARK in chunk:
+                count = len(lines)
+                got: list[Record] = []
+                if len(chunk) > _RUN_AVERAGE * count or _MARK in chunk:
                     # long lines: a decoder call per line costs little beside their text; and the
                     # separator of a run must be ours alone
                     for i, raw in enumerate(lines, n + 1):
                         obj = line_one(i, raw)
                         if obj is not None:
-                            yield i, obj
-                    n += len(lines)
-                    continue
-                count = len(lines)
-                if chunk[:1] == b"{" and chunk.count(b"\n{") + 1 == count + (not ended):
+                            got.append((i, obj))
+                elif chunk[:1] == b"{" and chunk.count(b"\n{") + 1 == count + (not ended):
                     # every line is an object line (the common case): runs, no look at each line
                     for start in range(0, count, _RUN_LINES):
-                        yield from run(lines, start, min(start + _RUN_LINES, count), n)
-                    n += count
-                    continue
-                start = -1
-                for i, raw in enumerate(lines):
-                    if raw[:1] == b"{" and len(raw) <= _RUN_LINE:
-                        if start < 0:
-                            start = i
-                        elif i - start >= _RUN_LINES:
-                            yield from run(lines, start, i, n)
-                            start = i
-                        continue
+                        got += run(lines, start, min(start + _RUN_LINES, count), n)
+                else:
+                    start = -1
+                    for i, raw in enumerate(lines):
+                        if raw[:1] == b"{" and len(raw) <= _RUN_LINE:
+                            if start < 0:
+                                start = i
+                            elif i - start >= _RUN_LINES:
+                                got += run(lines, start, i, n)
+                                start = i
+                            continue
+                        if start >= 0:
+                            got += run(lines, start, i, n)
+                            start = -1
+                        obj = line_one(n + i + 1, raw)
+                        if obj is not None:
+                            got.append((n + i + 1, obj))
                     if start >= 0:
-                        yield from run(lines, start, i, n)
-                        start = -1
-                    obj = line_one(n + i + 1, raw)
-                    if obj is not None:
-                        yield n + i + 1, obj
-                if start >= 0:
-                    yield from run(lines, start, count, n)
+                        got += run(lines, start, count, n)
                 n += count
+                yield got
         finally:
             if self._stream is not None:
                 self._stream.close()
