@@ -150,6 +150,7 @@ class _ExecRun:
         self.turns = 0
         self.failed_turns = 0
         self.thread_ids: dict[str, None] = {}  # in order; a dict: 25,000 resumed runs stay linear
+        self.last_thread = ""  # the last key of thread_ids ("" before any)
         self.thread_usage: dict[str, Usage] = {}
         self.noted_runs: set[str] = set()  # the record types whose resumed runs are noted
         self.legacy_usage: Usage | None = None
@@ -288,7 +289,9 @@ class _ExecRun:
         if tid is not None:
             if self.b.session_id is None:
                 self.b.session_id = tid
-            self.thread_ids.setdefault(tid)
+            if tid not in self.thread_ids:
+                self.thread_ids[tid] = None
+                self.last_thread = tid
         if self.run > 1 and r["type"] not in self.noted_runs:
             self.noted_runs.add(r["type"])
             self.b.note(
@@ -314,7 +317,7 @@ class _ExecRun:
             return
         self.b.unusable_usage(r.get("usage"), OPENAI_USAGE_KEYS, line)
         # The usage is the thread's running total: the last one per thread wins.
-        thread = next(reversed(self.thread_ids)) if self.thread_ids else ""
+        thread = self.last_thread  # the last thread id first seen (the dict's last key)
         self.thread_usage[thread] = u
 
     def turn_failed(self, line: int, r: dict[str, Any]) -> None:
@@ -373,7 +376,8 @@ class _ExecRun:
         if not isinstance(item, dict):
             b.damaged(line, f"{ev} without an item object", item)
             return
-        self.item_sequence(line, item)
+        if item.get("id") != self.last_item:  # the same item again: nothing new (item_sequence)
+            self.item_sequence(line, item)
         kind = item.get("type")
         if not isinstance(kind, str):
             kind = item.get("item_type")  # intermediate shape (Sep 2025)
