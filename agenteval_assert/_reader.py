@@ -395,19 +395,25 @@ class Source:
             return
         stream = self._stream
         assert stream is not None
-        rest = b""
+        parts: list[bytes] = []  # the start of a line that goes on past the last read
         while True:
             block = stream.read(_CHUNK)
             if not block:
-                if rest:
-                    yield rest
+                if parts:
+                    yield b"".join(parts)
                 return
             cut = block.rfind(b"\n") + 1
-            if cut == 0:
-                rest += block
+            if cut == 0:  # a long line: joined once it ends, not copied at every read
+                parts.append(block)
                 continue
-            yield rest + block[:cut] if rest else block[:cut]
-            rest = block[cut:]
+            if parts:
+                parts.append(block[:cut])
+                yield b"".join(parts)
+                parts = []
+            else:
+                yield block[:cut]
+            if cut < len(block):
+                parts.append(block[cut:])
 
     def _jsonl_records(self) -> Iterator[Record]:
         # one list of records per chunk, flattened in C: no generator step per record
