@@ -34,6 +34,10 @@ from .model import (
     Usage,
 )
 
+#: ``Location(path, line)`` without the Python frame of a named tuple's ``__new__`` (which does
+#: exactly this): one per step and per result.
+_tnew = tuple.__new__
+
 #: Top-level unknown records kept for the foreign-format check.
 _UNKNOWN_SAMPLE = 20
 
@@ -187,7 +191,7 @@ class TranscriptBuilder:
     # -- locations ---------------------------------------------------------------------------
 
     def loc(self, line: int) -> Location:
-        return Location(self.path, line)
+        return _tnew(Location, (self.path, line))
 
     def line_of(self, needle: object, default: int) -> int:
         """The line of the next occurrence of the JSON string *needle* in a single-document file.
@@ -221,12 +225,12 @@ class TranscriptBuilder:
     ) -> None:
         """Record a text message (*skill*: the skill whose instructions it injects, see ``Message``)."""
         steps = self._steps
-        steps.append(Message(role, text, Location(self.path, line), len(steps), agent_id, meta, skill))
+        steps.append(Message(role, text, _tnew(Location, (self.path, line)), len(steps), agent_id, meta, skill))
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
         steps = self._steps
-        steps.append(Thinking(text, Location(self.path, line), len(steps), agent_id))
+        steps.append(Thinking(text, _tnew(Location, (self.path, line)), len(steps), agent_id))
 
     def call(
         self,
@@ -314,7 +318,7 @@ class TranscriptBuilder:
         if c.result is not None and not replace:
             self.skip("result repeating an answered call id")
             return False
-        c.result = ToolResult(text, raw, bool(is_error), exit_code, Location(self.path, line))
+        c.result = ToolResult(text, raw, bool(is_error), exit_code, _tnew(Location, (self.path, line)))
         if status is not None:
             c.status = status
         elif c.status == "pending":
@@ -469,7 +473,7 @@ class TranscriptBuilder:
         for i, s in enumerate(self._steps):
             if isinstance(s, _Call):
                 # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
-                tc = ToolCall(s.id, s.name, s.kind, s.arguments, Location(path, s.line), n_calls, i, s.status,
+                tc = ToolCall(s.id, s.name, s.kind, s.arguments, _tnew(Location, (path, s.line)), n_calls, i, s.status,
                               s.result, s.server, s.tool, s.raw_arguments, s.parent_id, s.agent_id,
                               s.started_at, s.ended_at)
                 n_calls += 1
