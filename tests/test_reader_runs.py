@@ -126,3 +126,19 @@ def test_a_file_read_from_disk_gives_the_same_as_in_memory(tmp_path: Any, small_
     recs = list(src.records())
     assert recs == reference(data)[0]
     assert src.stats.truncated_tail and src.stats.lines == 37
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(_LINES, st.booleans())
+def test_a_stream_read_in_pieces_gives_the_same_verdict(small_runs: None, lines: list[bytes], newline: bool) -> None:
+    """The file path: reads of 64 bytes, lines longer than a read joined once they end."""
+    import io
+
+    data = b"\n".join(lines) + (b"\n" if newline and lines else b"")
+    src = Source(path="t.jsonl", stream=io.BytesIO(data), data=None)
+    src.stats.shape = "jsonl"
+    recs = list(src._jsonl_records())
+    s = src.stats
+    got = (recs, [(i.line, i.reason) for i in s.unparsable], s.lines, s.records, s.blank, s.comments,
+           s.truncated_tail)
+    assert got == reference(data)
