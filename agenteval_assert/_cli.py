@@ -498,6 +498,7 @@ class _PipeSafe(io.TextIOBase):
 #: Set while ``process_main`` runs: the command line is the whole process (not a call from a
 #: test or an application), which then may keep its transcript alive until it exits.
 _PROCESS = False
+_GC_WAS_ENABLED = True
 
 
 def process_main() -> int:
@@ -522,6 +523,8 @@ def process_main() -> int:
             import gc
 
             gc.freeze()  # the kept transcript's cycle is out of the collector's reach: never freed
+            if _GC_WAS_ENABLED:
+                gc.enable()  # as it was (what runs after this point sees the collector it had)
 
 
 def _short_lived(args: argparse.Namespace) -> None:
@@ -540,6 +543,8 @@ def _short_lived(args: argparse.Namespace) -> None:
 
     from ._parsers import keep_for_exit
 
+    global _GC_WAS_ENABLED
+    _GC_WAS_ENABLED = gc.isenabled()
     gc.disable()
     keep_for_exit()
 
