@@ -546,7 +546,7 @@ def _first(items: list[Any], key: str) -> Any:
      lambda d: d["messages"].__setitem__(2, [d["messages"][2]]), "a message that is a JSON list"),
     ("samples/openhands/runtime-trajs-wrong-initial-state.json",
      lambda d: _first(d, "tool_call_metadata")["tool_call_metadata"].__setitem__("function_name", 5),
-     "function_name is not a string"),
+     "has no function_name string"),
     ("samples/openhands/runtime-trajs-wrong-initial-state.json",
      lambda d: _first(d, "tool_call_metadata").__setitem__("tool_call_metadata", [1]),
      "tool_call_metadata is a JSON list"),

@@ -131,3 +131,36 @@ def test_any_event_list_gives_a_transcript_or_a_typed_error(events: list[dict[st
     else:
         assert t.format == "openhands"
         assert all(1 <= s.location.line <= text.count("\n") + 1 for s in t.steps)
+
+
+def _without_metadata(events: list[dict[str, Any]], which: str) -> list[dict[str, Any]]:
+    out = []
+    for e in events:
+        e = dict(e)
+        if e.get("source") == "agent" and "action" in e and (which == "all" or e.get("action") == which):
+            e.pop("tool_call_metadata", None)
+        out.append(e)
+    return out
+
+
+def test_actions_of_a_non_function_calling_agent_are_calls_named_after_the_action() -> None:
+    """Older (non-function-calling) agents log actions with no tool_call_metadata: each is still
+    a call the agent made, named after its action and answered by the observation it caused."""
+    events = json.loads(RENAME.read_text())
+    t = aa.parse(json.dumps(_without_metadata(events, "all")), format="openhands")
+    assert [c.name for c in t.tool_calls] == ["read", "run", "read", "finish"]
+    assert all(c.result is not None for c in t.tool_calls if c.name != "finish")
+    assert t.health.complete
+    assert any("non-function-calling agent" in n for n in t.health.notes)
+    assert C.check_tool_not_called(t, "run").status is Status.FAIL
+
+
+def test_one_action_without_its_metadata_among_function_calls_is_damage() -> None:
+    """In a function-calling trajectory an action that lost its tool_call_metadata lost its call's
+    name (str_replace_editor becomes read): the transcript is not complete, so a negative check
+    about the lost name is not a PASS."""
+    events = json.loads(RENAME.read_text())
+    t = aa.parse(json.dumps(_without_metadata(events, "run")), format="openhands")
+    assert not t.health.complete
+    assert any("without tool_call_metadata among function-calling" in p.reason for p in t.health.damaged)
+    assert C.check_tool_not_called(t, "execute_bash").status is Status.INCONCLUSIVE

@@ -97,6 +97,8 @@ def _tool(tool_call: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         if fname is None:
             return None
         return fname, {"args": body.get("arguments"), "result": body.get("result")}
+    if not name.endswith("ToolCall"):  # every kind is <kind>ToolCall: another key is a damaged event
+        return None
     return name, body
 
 

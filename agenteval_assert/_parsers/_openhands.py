@@ -28,6 +28,11 @@ __all__ = ["OpenHandsParser"]
 _SOURCES = frozenset({"user", "agent", "environment"})
 
 #: OpenHands action types (its own normalisation of every tool) → ``ToolCall.kind``
+#: Actions that are tool calls even without ``tool_call_metadata`` (the actions of an agent that
+#: does not use function calling): what they do is the action itself.
+_PLAIN_TOOL_ACTIONS = frozenset({"run", "run_ipython", "read", "write", "edit", "browse", "browse_interactive",
+                                 "mcp", "delegate", "finish"})
+
 _ACTION_KINDS = {
     "run": "shell",
     "run_ipython": "other",
@@ -143,6 +148,8 @@ class OpenHandsParser:
         actions: set[str] = set()  # ids of every action seen (tool calls or not)
         responses: dict[str, tuple[int, int, int, int] | None] = {}
         last_metrics: dict[str, Any] | None = None
+        plain: list[int] = []  # lines of tool actions without tool_call_metadata
+        function_calling = False
         for line, r in records:
             if not _is_event(r):
                 b.unknown("record that is not an OpenHands event", r, line=line, record=True)
@@ -156,14 +163,24 @@ class OpenHandsParser:
             elif meta is not None:  # the record of a call, unreadable: its call is lost
                 b.damaged(line, f"tool_call_metadata is a JSON {type(meta).__name__}, not an object", r)
             if isinstance(r.get("action"), str):
-                self._action(line, r, meta if isinstance(meta, dict) else None, b, actions)
+                self._action(line, r, meta if isinstance(meta, dict) else None, b, actions, plain)
+                if isinstance(meta, dict):
+                    function_calling = True
             else:
                 self._observation(line, r, b, actions)
+        if plain and function_calling:
+            # among function-calling actions, one without its metadata lost its call's name
+            for line in plain:
+                b.damaged(line, "an agent action without tool_call_metadata among function-calling actions: "
+                          "its call is named after its action", None)
+        elif plain:
+            b.note("agent actions without tool_call_metadata (a non-function-calling agent): each is a "
+                   "call named after its action (run, read, edit...)")
         self._usage(b, responses, last_metrics)
 
     @staticmethod
     def _action(line: int, r: dict[str, Any], meta: dict[str, Any] | None, b: TranscriptBuilder,
-                actions: set[str]) -> None:
+                actions: set[str], plain: list[int]) -> None:
         action = r["action"]
         eid = _key(r.get("id"))
         if eid is not None:
@@ -180,13 +197,17 @@ class OpenHandsParser:
             else:
                 b.message("system", text, line, meta=True)
             return
-        if meta is None or source != "agent":
+        if source != "agent" or (meta is None and action not in _PLAIN_TOOL_ACTIONS):
             b.skip(f"{action} actions without tool_call_metadata" if source == "agent" else f"{source} {action} actions")
             return
-        name: str = as_str(meta.get("function_name")) or action
-        if meta.get("function_name") is not None and not isinstance(meta.get("function_name"), str):
-            b.damaged(line, "tool_call_metadata.function_name is not a string: the call is named after its "
+        if meta is None:
+            # a non-function-calling agent (older CodeAct): the action is the call, named after it
+            meta = {}
+            plain.append(line)
+        elif not isinstance(meta.get("function_name"), str):  # missing, null or not a string
+            b.damaged(line, "tool_call_metadata has no function_name string: the call is named after its "
                       f"action ({action})", meta)
+        name: str = as_str(meta.get("function_name")) or action
         native = as_str(meta.get("tool_call_id"))
         key = eid if eid is not None else f"@{line}"
         thought = as_str(args.get("thought")) or ""
