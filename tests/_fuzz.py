@@ -123,6 +123,11 @@ class Mutant:
     def __repr__(self) -> str:
         return f"Mutant({self.seed.name}: {self.kind} {self.what})"
 
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        # hypothesis prints a failing example with its pretty printer: the short form, not the
+        # whole file (a repr past 30 kB is a warning, an error under -W error, that hid the failure)
+        p.text(repr(self))
+
 
 # -- mutations ---------------------------------------------------------------------------------
 
