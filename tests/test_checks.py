@@ -1361,3 +1361,18 @@ def test_a_call_whose_arguments_could_not_be_read_leaves_an_argument_check_undec
     assert aa.check_tool_called(t, "refund").status is aa.Status.PASS
     assert aa.check_tool_not_called(t, "refund").status is aa.Status.FAIL
     assert aa.check_tool_not_called(t, "refund", mode="ignore", order_id="A-1").status is aa.Status.FAIL
+
+
+def test_a_path_with_brackets_is_first_the_path_as_written() -> None:
+    """`[id]` is a route folder of web frameworks before it is a glob class: the real rollout read
+    `…/teams/[id]/components/TeamStatsCards.tsx` and the check must find it."""
+    import agenteval_assert as aa
+
+    from .conftest import CORPUS
+
+    t = aa.load(CORPUS / "codex-rollout" / "agentcmd-rollout-0.40-0199812e.jsonl")
+    path = "src/app/(protected)/teams/[id]/components/TeamStatsCards.tsx"
+    assert aa.check_file_read(t, path).status is aa.Status.PASS
+    # as a glob, brackets are a class: a literal one is written [[]
+    assert aa.check_file_read(t, "src/app/(protected)/teams/[[]id]/components/*.tsx").status is aa.Status.PASS
+    assert aa.check_file_read(t, "src/app/(protected)/teams/[xyz]/components/Nope.tsx").status is aa.Status.FAIL

@@ -432,9 +432,10 @@ def _path_matcher(path: str | Matcher) -> Callable[[str], bool]:
 
     def fits(actual: str) -> bool:
         a = actual.replace("\\", "/")
-        if glob:
-            return fnmatch.fnmatchcase(a, want) or fnmatch.fnmatchcase(a, "*/" + want.lstrip("/"))
-        return a == want or a.endswith("/" + want.lstrip("./")) or os.path.normpath(a) == os.path.normpath(want)
+        # as written first: `[id]` is a folder name of many web frameworks before it is a glob
+        if a == want or a.endswith("/" + want.lstrip("./")) or os.path.normpath(a) == os.path.normpath(want):
+            return True
+        return glob and (fnmatch.fnmatchcase(a, want) or fnmatch.fnmatchcase(a, "*/" + want.lstrip("/")))
 
     return fits
 
