@@ -456,7 +456,7 @@ class TranscriptBuilder:
         n = len(lines)
         return [*self.notes, (
             f"{n} {'calls' if n > 1 else 'call'}{chr(39) if n > 1 else chr(39) + 's'} arguments are not a JSON object (first at line {lines[0]}): "
-            "kept as raw_arguments; a check on their arguments cannot decide for them (INCONCLUSIVE)")]
+            "kept as raw_arguments; a claim that no call with some arguments was made is INCONCLUSIVE on them")]
 
     def build(self, stats: ReadStats) -> Transcript:
         steps: list[Step] = []

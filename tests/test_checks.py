@@ -1361,6 +1361,17 @@ def test_a_call_whose_arguments_could_not_be_read_leaves_an_argument_check_undec
     assert aa.check_tool_called(t, "refund").status is aa.Status.PASS
     assert aa.check_tool_not_called(t, "refund").status is aa.Status.FAIL
     assert aa.check_tool_not_called(t, "refund", mode="ignore", order_id="A-1").status is aa.Status.FAIL
+    # every claim that no such call was made
+    r = aa.check_tools_not_called(t, [aa.Call("refund", order_id="A-1")])
+    assert r.status is aa.Status.INCONCLUSIVE and "could not be read" in r.summary, r.render()
+    assert aa.check_tools_not_called(t, ["refund"]).status is aa.Status.FAIL
+    lookup = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c0", "type": "function", "function": {"name": "lookup", "arguments": '{"order_id": "A-1"}'}}]}
+    t2 = aa.from_messages([messages[0], lookup, {"role": "tool", "tool_call_id": "c0", "content": "found"},
+                           *messages[1:]], flavor="openai-chat")
+    r = aa.check_never_after(t2, "lookup", aa.Call("refund", order_id="A-1"))
+    assert r.status is aa.Status.INCONCLUSIVE, r.render()
+    assert aa.check_never_after(t2, "lookup", "refund").status is aa.Status.FAIL
 
 
 def test_a_path_with_brackets_is_first_the_path_as_written() -> None:

@@ -12,6 +12,7 @@ from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call
 from ..model import ToolCall, Transcript
 from ..results import CheckResult
 from ._common import (
+    UNREADABLE_NOTE,
     _agents_hint,
     _calls_word,
     _candidates,
@@ -33,6 +34,7 @@ from ._common import (
     _plural,
     _pool,
     _specs,
+    _unreadable,
 )
 
 __all__ = [
@@ -144,8 +146,7 @@ def check_tool_called(
             return CheckResult.inconclusive(
                 name, expected, f"{n}, and {_calls_word(spec, len(unreadable))} whose arguments could not be read",
                 _evidence(t, unreadable), check=echo,
-                notes=(("their arguments are not a JSON object in the log (kept as raw_arguments): whether they "
-                       "match the expected arguments cannot be told"),))
+                notes=(UNREADABLE_NOTE,))
     if unknown and (n < lo or (hi is not None and n <= hi < n + len(unknown))) and (
             r := outcome_unknown(name, unknown, expected, echo, need_output=spec.output is not None)):
         return r
@@ -290,9 +291,10 @@ def check_tools_not_called(
             "tools_not_called", t, expected, _plural(len(bad), "call"), echo,
             _evidence(t, bad), positive=False,
         )
-    if twins := _case_twins(t, _specs(denied, "check_tools_not_called"), include_subagents):
+    specs = _specs(denied, "check_tools_not_called")
+    if twins := _case_twins(t, specs, include_subagents):
         return _case_twin_result("tools_not_called", t, expected, echo, twins)
     return _negative(
         "tools_not_called", t, assume_complete=assume_complete, expected=expected, found="none",
-        check=echo,
+        check=echo, unreadable=_unreadable(t, specs, include_subagents),
     )

@@ -210,6 +210,21 @@ def _inconclusive_evidence(t: Transcript) -> list[Evidence]:
     return ev
 
 
+UNREADABLE_NOTE = ("their arguments are not a JSON object in the log (kept as raw_arguments): whether they "
+                   "match the expected arguments cannot be told")
+
+
+def _unreadable(t: Transcript, specs: Iterable[Call], include_subagents: bool) -> list[ToolCall]:
+    """The calls whose logged arguments are no JSON object (``raw_arguments``, no ``arguments``)
+    of a tool that one of *specs* names with expected arguments: an argument check cannot say
+    whether they match. Empty, at no cost, when the transcript has no such call."""
+    with_args = [s for s in specs if s.args is not None]
+    if not with_args:
+        return []
+    return [c for c in _pool(t, include_subagents)
+            if c.raw_arguments is not None and not c.arguments and any(s.name_matches(c) for s in with_args)]
+
+
 def _negative(
     name: str,
     t: Transcript,
@@ -223,8 +238,13 @@ def _negative(
     vacuous: bool = False,
     notes: Sequence[str] = (),
     outcomes: Iterable[ToolCall] = (),
+    unreadable: Sequence[ToolCall] = (),
 ) -> CheckResult:
     """The PASS of a check that rests on absence, or INCONCLUSIVE when the transcript is partial.
+
+    *unreadable*: calls of the tools the claim names whose arguments could not be read
+    (``_unreadable``): whether they are the calls it says never happened cannot be told, so the
+    claim is INCONCLUSIVE, citing them, whatever *assume_complete* says.
 
     *outcomes*: the calls whose outcome the claim rests on ("none of these failed"): when the
     format records no outcome for some of them (``ToolCall.outcome_recorded`` is false: Aider,
@@ -233,6 +253,11 @@ def _negative(
     """
     if (unknown := outcome_unknown(name, outcomes, expected, check)) is not None:
         return unknown
+    if unreadable:
+        return CheckResult.inconclusive(
+            name, expected, f"{found}, but {_plural(len(unreadable), 'call')} whose arguments could not be read",
+            (Evidence.from_call(c) for c in unreadable[:50]), check=check,
+            notes=(*notes, UNREADABLE_NOTE))
     reasons = [] if assume_complete else _incomplete(t)
     if reasons:
         return CheckResult.inconclusive(

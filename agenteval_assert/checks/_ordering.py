@@ -30,6 +30,7 @@ from ._common import (
     _seq_text,
     _Shown,
     _specs,
+    _unreadable,
     _with_hint,
 )
 
@@ -508,4 +509,5 @@ def check_never_after(
                      echo, [Evidence.from_call(a_calls[0], "trigger"), *_evidence(t, bad)],
                      positive=False)
     return _negative("never_after", t, assume_complete=assume_complete, expected=expected,
-                     found="none", check=echo, evidence=[Evidence.from_call(a_calls[0], "trigger")])
+                     found="none", check=echo, evidence=[Evidence.from_call(a_calls[0], "trigger")],
+                     unreadable=[c for c in _unreadable(t, [b], include_subagents) if c.index > start])
