@@ -1387,3 +1387,25 @@ def test_a_path_with_brackets_is_first_the_path_as_written() -> None:
     # as a glob, brackets are a class: a literal one is written [[]
     assert aa.check_file_read(t, "src/app/(protected)/teams/[[]id]/components/*.tsx").status is aa.Status.PASS
     assert aa.check_file_read(t, "src/app/(protected)/teams/[xyz]/components/Nope.tsx").status is aa.Status.FAIL
+
+
+def test_a_dotfile_path_is_not_its_name_without_the_dot() -> None:
+    """`.env` names the file `.env` (in any folder), not `env`: a leading "./" is dropped whole,
+    never character by character."""
+    import agenteval_assert as aa
+
+    def run(*commands: str) -> aa.Transcript:
+        msgs: list[dict[str, object]] = [{"role": "user", "content": "go"}]
+        for i, cmd in enumerate(commands):
+            msgs.append({"role": "assistant", "content": None, "tool_calls": [{"id": f"c{i}", "type": "function",
+                         "function": {"name": "bash", "arguments": __import__("json").dumps({"command": cmd})}}]})
+            msgs.append({"role": "tool", "tool_call_id": f"c{i}", "content": "ok"})
+        msgs.append({"role": "assistant", "content": "done"})
+        return aa.from_messages(msgs, flavor="openai-chat")
+
+    t = run("echo KEY=1 > /app/.env", "rm src/.eslintrc", "echo x > config/env")
+    for path in (".env", "./.env", ".eslintrc", "src/.eslintrc", "./src/.eslintrc"):
+        assert aa.check_file_not_changed(t, path).status is not aa.Status.PASS, path
+    t = run("echo x > config/env")
+    assert aa.check_file_not_changed(t, ".env").status is aa.Status.PASS
+    assert aa.check_file_not_changed(t, "env").status is not aa.Status.PASS  # written (outcome not recorded)

@@ -429,11 +429,16 @@ def _path_matcher(path: str | Matcher) -> Callable[[str], bool]:
         raise UsageError(f"path must be a non-empty string or a matcher, got {path!r}")
     want = path.replace("\\", "/")
     glob = any(ch in want for ch in "*?[")
+    # the tail to look for: the path without a leading "./" (whole ones only: ".env" stays ".env")
+    tail = want
+    while tail.startswith("./"):
+        tail = tail[2:]
+    tail = "/" + tail.lstrip("/")
 
     def fits(actual: str) -> bool:
         a = actual.replace("\\", "/")
         # as written first: `[id]` is a folder name of many web frameworks before it is a glob
-        if a == want or a.endswith("/" + want.lstrip("./")) or os.path.normpath(a) == os.path.normpath(want):
+        if a == want or a.endswith(tail) or os.path.normpath(a) == os.path.normpath(want):
             return True
         return glob and (fnmatch.fnmatchcase(a, want) or fnmatch.fnmatchcase(a, "*/" + want.lstrip("/")))
 
