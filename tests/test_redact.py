@@ -207,3 +207,16 @@ def test_a_secret_in_an_argument_cut_for_display_is_redacted_whole(secret: str, 
         for i in range(4, len(secret) - 7):
             assert secret[i : i + 8] not in shown, (value, shown)
     assert secret[-12:] not in cut_middle("a" * 100 + secret + "b" * 100, 60)
+
+
+@pytest.mark.parametrize("size", [100, 20_000, 200_000])
+def test_a_long_text_is_redacted_where_it_is_kept(size: int) -> None:
+    """A long value (a Write of a big file) is redacted in what the cut keeps, with a margin, not
+    whole: the secrets at either end are still replaced, whatever the text's length."""
+    from agenteval_assert.results import cut_middle
+
+    for text in (_KEY + " " + "x " * size, "x " * size + " " + _KEY, _GH + " " + "y" * size + " " + _GH):
+        shown = cut_middle(text, 120)
+        assert "[REDACTED" in shown and len(shown) <= 130
+        for secret in (_KEY, _GH):
+            assert all(secret[i : i + 8] not in shown for i in range(4, len(secret) - 7)), shown
