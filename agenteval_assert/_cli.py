@@ -523,6 +523,7 @@ def process_main() -> int:
             import gc
 
             gc.freeze()  # the kept transcript's cycle is out of the collector's reach: never freed
+            _parsers._kept = None  # parses after this one (an in-process caller) keep nothing
             if _GC_WAS_ENABLED:
                 gc.enable()  # as it was (what runs after this point sees the collector it had)
 

@@ -108,3 +108,26 @@ def test_redaction_prefilter_never_hides_a_secret(text: str) -> None:
     from agenteval_assert._redact import _apply_rules, redact_count
 
     assert redact_count(text, enabled=True) == _apply_rules(text)
+
+
+def test_after_the_process_entry_later_parses_keep_nothing() -> None:
+    """An in-process caller of ``process_main`` (a test, an embedding tool): the first transcript
+    stays pinned (frozen, by design), later ones are freed as usual."""
+    code = f"""
+import sys, gc, io
+sys.argv = ["agenteval-assert", "summary", {str(CORPUS / "claude-session-log/spotter-2.1.38-short.jsonl")!r}, "--json"]
+sys.stdout = io.StringIO()
+from agenteval_assert._cli import process_main
+from agenteval_assert import _parsers
+assert process_main() == 0
+assert _parsers._kept is None and gc.isenabled()
+import agenteval_assert as aa
+aa.load(sys.argv[2])
+assert _parsers._kept is None
+sys.stdout = sys.__stdout__
+print("ok")
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=120, check=False)
+    assert proc.stdout.strip() == "ok", proc.stderr
