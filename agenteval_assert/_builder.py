@@ -388,15 +388,17 @@ class TranscriptBuilder:
             self.notes.append(text)
 
     def unusable_usage(self, usage: Any, keys: tuple[str, ...], line: int | None = None) -> None:
-        """Note the *keys* of a usage object that are present but hold no token count (``NaN``,
-        ``Infinity``, a negative or fractional number, a string): the parser reads them as
+        """Note the *keys* of a usage object that are present but hold no token count (``null``,
+        ``NaN``, ``Infinity``, a negative or fractional number, a string): the parser reads them as
         absent, so the figures it keeps cover only part of the run (``usage_partial``: a budget
         the run seems within is INCONCLUSIVE, never PASS)."""
         if type(usage) is not dict:
             return
         for key in keys:
-            v = usage.get(key)
-            if v is None or (type(v) is int and 0 <= v < _MAX_COUNT):
+            if key not in usage:
+                continue  # not reported: the format's own way of saying nothing
+            v = usage[key]
+            if type(v) is int and 0 <= v < _MAX_COUNT:
                 continue
             if type(v) is float and _finite(v) and v >= 0 and v.is_integer():
                 continue

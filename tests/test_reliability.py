@@ -367,7 +367,7 @@ def test_absurd_token_counts_are_dropped_with_a_note() -> None:
         assert c.check_budget(t, max_tokens=10**12).status is I
 
 
-@pytest.mark.parametrize("bad", ["1e400", '"12"', "1.5", "NaN"])
+@pytest.mark.parametrize("bad", ["1e400", '"12"', "1.5", "NaN", "null"])
 @pytest.mark.parametrize(
     "sample", ["claude-session/agentcmd-2.0.27-edit-heavy.jsonl", "claude-stream-json/terragon-1.0.x-bash-errors.json",
                "codex-exec/untether-0.157.1-resume-cumulative-usage.jsonl"])
