@@ -516,9 +516,12 @@ if not _TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is 
         that) gives its new names, so two copies of a class (two ``Status`` enums) never meet."""
         module = _WHERE.get(name)
         if module is not None:
-            # import_module, not sys.modules: a module another thread is still importing is in
-            # sys.modules half made; import_module waits for it (the module's import lock)
-            return getattr(_importlib.import_module(module), name)
+            source = _sys.modules.get(module)
+            # a module another thread is still importing is in sys.modules half made (its spec
+            # says so, as CPython's own import checks): import_module waits for it (its lock)
+            if source is None or getattr(getattr(source, "__spec__", None), "_initializing", False):
+                source = _importlib.import_module(module)
+            return getattr(source, name)
         if name in _SUBMODULES or name in _CHILDREN:
             return _importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
