@@ -14,8 +14,8 @@ from __future__ import annotations
 import enum
 import os
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar, overload
 
 import attrs
 
@@ -194,6 +194,128 @@ class Evidence:
         return lines
 
 
+_T = TypeVar("_T")
+
+
+class LazyEvidence(Sequence[Evidence]):
+    """Evidence items made when they are read: ``make(item, i)`` for the *i*-th of *items*.
+
+    A check that rests on 10,000 calls keeps them (the sequence it already has) and a way to
+    cite each one; only the items read are made (rendering reads ten), each once. It stands for
+    the tuple of its items: equal to that tuple (either way round) and hashed alike, its slices
+    are tuples, ``+`` with a tuple gives a tuple, and it is pickled and copied as that tuple.
+    Several parts (``chain``) read as one sequence, in order.
+    """
+
+    __slots__ = ("_len", "_made", "_parts")
+
+    def __init__(self, items: Sequence[_T], make: Callable[[_T, int], Evidence]) -> None:
+        self._parts: tuple[tuple[int, Sequence[Any], Callable[[Any, int], Evidence] | None], ...] = (
+            (0, items, make),)
+        self._len = len(items)
+        self._made: dict[int, Evidence] | None = None
+
+    @classmethod
+    def chain(cls, *parts: Sequence[Evidence]) -> Sequence[Evidence]:
+        """The parts one after the other (a tuple when none of them is lazy)."""
+        flat: list[tuple[Sequence[Any], Callable[[Any, int], Evidence] | None]] = []
+        for p in parts:
+            if type(p) is cls:
+                assert isinstance(p, LazyEvidence)
+                flat.extend((items, make) for _, items, make in p._parts)
+            elif len(p):
+                flat.append((tuple(p), None))
+        if all(make is None for _, make in flat):
+            return tuple(e for items, _ in flat for e in items)
+        self = cls.__new__(cls)
+        at = 0
+        chained = []
+        for items, make in flat:
+            chained.append((at, items, make))
+            at += len(items)
+        self._parts = tuple(chained)
+        self._len = at
+        self._made = None
+        return self
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _item(self, i: int) -> Evidence:
+        made = self._made
+        if made is None:
+            made = self._made = {}
+        ev = made.get(i)
+        if ev is None:
+            for start, items, make in reversed(self._parts):
+                if i >= start:
+                    k = i - start
+                    ev = items[k] if make is None else make(items[k], k)
+                    break
+            assert ev is not None
+            made[i] = ev
+        return ev
+
+    @overload
+    def __getitem__(self, i: int) -> Evidence: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Evidence, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Evidence | tuple[Evidence, ...]:
+        if isinstance(i, slice):
+            return tuple([self._item(k) for k in range(*i.indices(self._len))])
+        i = i.__index__()
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError("tuple index out of range")
+        return self._item(i)
+
+    def __iter__(self) -> Iterator[Evidence]:
+        for i in range(self._len):
+            yield self._item(i)
+
+    def __reversed__(self) -> Iterator[Evidence]:
+        for i in range(self._len - 1, -1, -1):
+            yield self._item(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, LazyEvidence)):
+            return len(other) == self._len and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __add__(self, other: object) -> tuple[Evidence, ...]:
+        if isinstance(other, (tuple, LazyEvidence)):
+            return (*self, *other)
+        return NotImplemented
+
+    def __radd__(self, other: object) -> tuple[Evidence, ...]:
+        if isinstance(other, tuple):
+            return (*other, *self)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self) -> tuple[type[tuple[Evidence, ...]], tuple[tuple[Evidence, ...]]]:
+        return tuple, (tuple(self),)
+
+
+def _as_evidence(evidence: Iterable[Evidence]) -> Sequence[Evidence]:
+    """What a result keeps: a tuple, or a ``LazyEvidence`` as it is."""
+    if type(evidence) is tuple or type(evidence) is LazyEvidence:
+        return evidence
+    return tuple(evidence)
+
+
 def describe_call(call: ToolCall, limit: int = 120) -> str:
     """``Bash(command='npm test')  [error, exit_code=1]`` style one-liner for a call."""
     head, tags = describe_call_parts(call, limit)
@@ -262,7 +384,9 @@ class CheckResult:
         summary: one line; for failures ``expected …, found …`` (Storybook checks start with
             the reference suite's own message instead).
         expected / found: the two halves of the summary, for programs.
-        evidence: located facts, in file order.
+        evidence: located facts, in file order: a sequence that reads as a tuple (equal to
+            the tuple of its items); a check that cites thousands of calls makes each item
+            when it is read (``LazyEvidence``).
         nearest_miss: on failure, the closest candidate and its per-argument differences.
         vacuous: the check passed only because there was nothing to check.
         notes: extra lines (why a check is inconclusive, which profile was used...).
@@ -277,7 +401,7 @@ class CheckResult:
     summary: str
     expected: str = ""
     found: str = ""
-    evidence: tuple[Evidence, ...] = ()
+    evidence: Sequence[Evidence] = ()
     nearest_miss: NearestMiss | None = None
     vacuous: bool = False
     notes: tuple[str, ...] = ()
@@ -290,7 +414,7 @@ class CheckResult:
 
     @classmethod
     def passing(cls, name: str, summary: str, evidence: Iterable[Evidence] = (), **kw: Any) -> CheckResult:
-        return cls(name=name, status=Status.PASS, summary=summary, evidence=tuple(evidence), **kw)
+        return cls(name=name, status=Status.PASS, summary=summary, evidence=_as_evidence(evidence), **kw)
 
     @classmethod
     def failing(
@@ -299,7 +423,7 @@ class CheckResult:
         summary = kw.pop("summary", None) or f"expected {expected}, found {found}"
         return cls(
             name=name, status=Status.FAIL, summary=summary, expected=expected, found=found,
-            evidence=tuple(evidence), **kw,
+            evidence=_as_evidence(evidence), **kw,
         )
 
     @classmethod
@@ -313,7 +437,7 @@ class CheckResult:
             f", but {but}" if but else "")
         return cls(
             name=name, status=Status.INCONCLUSIVE, summary=summary, expected=expected, found=found,
-            evidence=tuple(evidence), **kw,
+            evidence=_as_evidence(evidence), **kw,
         )
 
     def render(self, *, verbose: bool | None = None) -> str:

@@ -12,7 +12,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, TypeVar
 
 import attrs
 
@@ -30,7 +30,18 @@ from ..matchers import (
 )
 from ..matchers._regex import pattern_budget
 from ..model import Message, ToolCall, Transcript
-from ..results import CheckResult, Difference, Evidence, NearestMiss, Status, cut_middle, short_repr
+from ..results import (
+    MAX_EVIDENCE,
+    CheckResult,
+    Difference,
+    Evidence,
+    LazyEvidence,
+    NearestMiss,
+    Status,
+    _as_evidence,
+    cut_middle,
+    short_repr,
+)
 from ..results import _plural as _plural  # noqa: PLC0414 - re-exported: the checks take it from here
 from ._index import CallIndex, args_key
 
@@ -168,10 +179,64 @@ def _with_hint(r: CheckResult, hint: Sequence[str]) -> CheckResult:
     return r if not hint else attrs.evolve(r, notes=(*r.notes, *hint))
 
 
-def _evidence(t: Transcript, calls: Iterable[ToolCall]) -> list[Evidence]:
-    """``Evidence.from_call`` of each call (no note), shared between the checks of *t*."""
+#: Evidence of more items than this is made when read (``LazyEvidence``): a result shows
+#: ``MAX_EVIDENCE`` items, and nothing reads the rest unless it is asked for (``verbose``,
+#: ``to_dict``). Fewer are made at once: they are all shown. (Tests set it to compare the two.)
+_LAZY_FROM = MAX_EVIDENCE
+
+_T = TypeVar("_T")
+
+
+def _evidence(t: Transcript, calls: Iterable[ToolCall]) -> Sequence[Evidence]:
+    """``Evidence.from_call`` of each call (no note): a few are shared between the checks of
+    *t*; many are made when read."""
+    if not isinstance(calls, Sequence):
+        calls = list(calls)
+    if len(calls) > _LAZY_FROM:
+        return LazyEvidence(calls, _plain)
     ev = _index(t).evidence
     return [ev(c) for c in calls]
+
+
+def _plain(c: ToolCall, i: int) -> Evidence:
+    return Evidence.from_call(c)
+
+
+def _made(items: Sequence[_T], make: Callable[[_T, int], Evidence]) -> Sequence[Evidence]:
+    """``make(item, i)`` for each of *items*: made when read when there are many."""
+    if len(items) > _LAZY_FROM:
+        return LazyEvidence(items, make)
+    return [make(x, i) for i, x in enumerate(items)]
+
+
+def _cited(calls: Sequence[ToolCall], note: str = "", *, output: bool = False) -> Sequence[Evidence]:
+    """``Evidence.from_call(c, note)`` of each call; with *output*, its detail is the call's
+    output (``output: '...'``, cut to 160 characters)."""
+    if output:
+        return _made(calls, functools.partial(_with_output, note))
+    return _made(calls, functools.partial(_with_note, note))
+
+
+def _with_note(note: str, c: ToolCall, i: int) -> Evidence:
+    return Evidence.from_call(c, note)
+
+
+def _with_output(note: str, c: ToolCall, i: int) -> Evidence:
+    return Evidence.from_call(c, note, detail=f"output: {short_repr(c.output, 160)}")
+
+
+def _with_outcome(c: ToolCall, i: int) -> Evidence:
+    """The call, noted with its outcome (``failed (exit code 1)``...)."""
+    return Evidence.from_call(c, _outcome(c))
+
+
+def _with_outcome_and_output(c: ToolCall, i: int) -> Evidence:
+    return Evidence.from_call(c, _outcome(c), detail=f"output: {short_repr(c.output, 160)}")
+
+
+def _chain(*parts: Sequence[Evidence]) -> Sequence[Evidence]:
+    """The evidence of *parts*, one after the other (lazy parts stay lazy)."""
+    return LazyEvidence.chain(*parts)
 
 
 def _incomplete(t: Transcript) -> list[str]:
@@ -261,7 +326,7 @@ def _negative(
     reasons = [] if assume_complete else _incomplete(t)
     if reasons:
         return CheckResult.inconclusive(
-            name, expected, found, tuple(_inconclusive_evidence(t)) or tuple(evidence), but=reasons[0],
+            name, expected, found, tuple(_inconclusive_evidence(t)) or _as_evidence(evidence), but=reasons[0],
             notes=(
                 *reasons[1:],
                 *notes,
@@ -291,7 +356,7 @@ def _pass(
         summary=f"expected {expected}, found {found}",
         expected=expected,
         found=found,
-        evidence=tuple(evidence),
+        evidence=_as_evidence(evidence),
         matched=matched,
         vacuous=vacuous,
         notes=tuple(notes),

@@ -15,7 +15,7 @@ from ..exceptions import UsageError
 from ..matchers import Matcher
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Evidence, short_repr
-from ._common import _echo, _fail, _guarded, _index, _negative, _pass, _plural, _Shown
+from ._common import _echo, _fail, _guarded, _index, _made, _negative, _pass, _plural, _Shown
 
 if TYPE_CHECKING:
     from .._shell_files import Folder, ShellFileEffects
@@ -506,7 +506,7 @@ def _outcome_filter(events: list[FileEvent], succeeded: bool | None) -> tuple[li
     return hits, unknown
 
 
-def _ev(e: FileEvent) -> Evidence:
+def _ev_at(e: FileEvent, i: int) -> Evidence:
     return Evidence.from_call(e.call, e.describe())
 
 
@@ -527,19 +527,19 @@ def _file_check(
         first = hits[0]
         via = " through the shell" if first.via == "shell" else ""
         return _pass(name, expected, f"#{first.call.index} {first.op} {first.path}{via}", echo,
-                     [_ev(e) for e in hits], tuple(e.call for e in hits),
+                     _made(hits, _ev_at), tuple(e.call for e in hits),
                      notes=[counting] if len(hits) != len(mine) else [])
     if unknown:
         found = f"{_plural(len(unknown), verb_noun(ops))} whose outcome the transcript does not record"
-        return CheckResult.inconclusive(name, expected, found, (_ev(e) for e in unknown), check=echo,
+        return CheckResult.inconclusive(name, expected, found, _made(unknown, _ev_at), check=echo,
                                         notes=(counting, "pass succeeded=None to count these attempts"))
     if mine:
         kind = "failed" if succeeded is True else "successful"
         found = f"only {_plural(len(mine), kind + ' ' + verb_noun(ops))}"
-        return _fail(name, t, expected, found, echo, [_ev(e) for e in mine], notes=[counting])
+        return _fail(name, t, expected, found, echo, _made(mine, _ev_at), notes=[counting])
     same_path = [e for e in events if covers(e)]
     others = [e for e in events if e.op in ops]
-    ev = [_ev(e) for e in (same_path or others)]
+    ev = _made((same_path or others), _ev_at)
     verbs = {"read": "read", "write": "written", "edit": "edited", "delete": "deleted"}
     found = (f"it was only {' and '.join(sorted({verbs[e.op] for e in same_path}))}" if same_path else
              f"{_plural(len(others), 'other file')} {verb}" if others else f"no file {verb}")
@@ -673,7 +673,7 @@ def check_file_not_changed(
     counting = f"counting {_COUNTING[succeeded]}"
     if hits:
         return _fail("file_not_changed", t, expected, f"{_plural(len(hits), 'change')}", echo,
-                     [_ev(e) for e in hits], positive=False,
+                     _made(hits, _ev_at), positive=False,
                      notes=[counting] if len(hits) != len(changes) else [])
     notes = []
     skipped = [e for e in changes if e not in unknown]
@@ -682,7 +682,7 @@ def check_file_not_changed(
     if unknown:
         found = f"{_plural(len(unknown), 'change')} whose outcome the transcript does not record"
         return CheckResult.inconclusive(
-            "file_not_changed", expected, found, (_ev(e) for e in unknown), check=echo,
+            "file_not_changed", expected, found, _made(unknown, _ev_at), check=echo,
             notes=(*notes, "pass succeeded=None to count these attempts as changes"),
         )
     candidates = [u for u in _file_index(t).unknown_writes if include_subagents or u[0].agent_id is None]
@@ -702,4 +702,4 @@ def check_file_not_changed(
         )
     return _negative("file_not_changed", t, assume_complete=assume_complete, expected=expected,
                      found="no change", check=echo, notes=notes,
-                     evidence=[_ev(e) for e in changes])
+                     evidence=_made(changes, _ev_at))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
 from .._order import max_bipartite_matching, subsequence
@@ -14,13 +14,16 @@ from ..results import CheckResult, Evidence, NearestMiss, Status, short_repr
 from ._common import (
     _agents_hint,
     _candidates,
+    _chain,
     _check_bool,
+    _cited,
     _echo,
     _evidence,
     _fail,
     _fits,
     _guarded,
     _index,
+    _made,
     _matching,
     _nearest,
     _negative,
@@ -189,9 +192,9 @@ def _tool_calls(
             return _fail(
                 name, t, exp_text,
                 f"{_seq_text(act_labels)}: {_plural(len(extra), 'extra call')} after position {len(specs)}",
-                echo, [Evidence.from_call(c, "extra") for c in extra], positive=False,
+                echo, _cited(extra, "extra"), positive=False,
             )
-        ev = [Evidence.from_call(c, f"position {i + 1}") for i, c in enumerate(actual)]
+        ev = _made(actual, _at_position)
         return _negative(
             name, t, assume_complete=assume_complete, expected=exp_text,
             found=f"{_plural(len(actual), 'call')} in that order", check=echo, evidence=ev,
@@ -236,7 +239,7 @@ def _tool_calls(
     missing = [i for i, m in enumerate(match) if m is None]
     extra = [c for i, c in enumerate(actual) if i not in used]
     matched = tuple(actual[m] for m in match if m is not None)
-    ev_ok = [Evidence.from_call(actual[m], f"expected {i + 1}") for i, m in enumerate(match) if m is not None]
+    ev_ok = _made(matched, _expected_nth(match, len(matched)))
 
     def nearest_for(i: int) -> NearestMiss | None:
         s = specs[i]
@@ -251,8 +254,8 @@ def _tool_calls(
             parts.append(f"{_plural(len(missing), 'expected call')} unmatched: {_seq_text([labels[i] for i in missing], 6)}")
         if need_extra and extra:
             parts.append(f"{_plural(len(extra), 'unexpected call')}: {_seq_text([c.name for c in extra], 6)}")
-        ev = [Evidence.from_call(c, "unexpected") for c in extra] if need_extra else []
-        ev = ev + ev_ok if not (need_missing and missing) else ev_ok + ev
+        ev = _cited(extra, "unexpected") if need_extra else ()
+        ev = _chain(ev, ev_ok) if not (need_missing and missing) else _chain(ev_ok, ev)
         nearest = nearest_for(missing[0]) if need_missing and missing else None
         return _fail(
             name, t, exp_text, "; ".join(parts), echo, ev, nearest,
@@ -267,6 +270,27 @@ def _tool_calls(
         name, t, assume_complete=assume_complete, expected=exp_text, found=found, check=echo,
         evidence=ev_ok, matched=matched, vacuous=not actual,
     )
+
+
+def _at_position(c: ToolCall, i: int) -> Evidence:
+    return Evidence.from_call(c, f"position {i + 1}")
+
+
+def _expected_nth(match: Sequence[int | None], n: int) -> Callable[[ToolCall, int], Evidence]:
+    """The evidence of the *k*-th matched call: ``expected i`` for the expected call *i* it
+    matched (*match*: the call matched to each expected call, ``None`` for none; *n* matched)."""
+    if n == len(match):
+        return _expected_k
+    which = [i for i, m in enumerate(match) if m is not None]
+
+    def make(c: ToolCall, k: int) -> Evidence:
+        return Evidence.from_call(c, f"expected {which[k] + 1}")
+
+    return make
+
+
+def _expected_k(c: ToolCall, k: int) -> Evidence:
+    return Evidence.from_call(c, f"expected {k + 1}")
 
 
 def _group_match(
@@ -354,7 +378,7 @@ def _grouped_sequence(
             return _fail(
                 name, t, exp_text,
                 f"{_seq_text(act_labels)}: {_plural(len(extra), 'extra call')} after position {p}",
-                echo, [Evidence.from_call(c, "extra") for c in extra], positive=False,
+                echo, _cited(extra, "extra"), positive=False,
             )
         return _negative(
             name, t, assume_complete=assume_complete, expected=exp_text,
@@ -469,12 +493,15 @@ def check_called_within(
         else:
             late.append(pool[p])
     if late:
-        ev = []
-        for c in late:
+        label = b.label()
+
+        def late_one(c: ToolCall, _: int) -> Evidence:
             p = pos[c.index]
             k = bisect.bisect_right(b_pos, p)
-            note = f"next {b.label()} is {b_pos[k] - p} calls later (#{pool[b_pos[k]].index})" if k < len(b_pos) else f"no {b.label()} after it"
-            ev.append(Evidence.from_call(c, note))
+            note = f"next {label} is {b_pos[k] - p} calls later (#{pool[b_pos[k]].index})" if k < len(b_pos) else f"no {label} after it"
+            return Evidence.from_call(c, note)
+
+        ev = _made(late, late_one)
         return _fail("called_within", t, expected,
                      f"{_plural(len(late), a.label() + ' call')} without it", echo, ev)
     return _pass("called_within", expected, f"{_plural(len(a_pos), 'follow-up')} in time", echo,
@@ -506,7 +533,7 @@ def check_never_after(
     bad = [c for c in _positions(t, b, include_subagents) if c.index > start]
     if bad:
         return _fail("never_after", t, expected, f"{_plural(len(bad), b.label() + ' call')} after #{start}",
-                     echo, [Evidence.from_call(a_calls[0], "trigger"), *_evidence(t, bad)],
+                     echo, _chain([Evidence.from_call(a_calls[0], "trigger")], _evidence(t, bad)),
                      positive=False)
     return _negative("never_after", t, assume_complete=assume_complete, expected=expected,
                      found="none", check=echo, evidence=[Evidence.from_call(a_calls[0], "trigger")],

@@ -9,17 +9,19 @@ from typing import Any, Literal
 from .._unrecorded import outcome_unknown
 from ..matchers import Call, ToolSpec, as_call
 from ..model import ToolCall, Transcript
-from ..results import CheckResult, Evidence, short_repr
+from ..results import CheckResult, Evidence
 from ._common import (
     _calls_matching,
     _calls_word,
     _candidates,
+    _cited,
     _echo,
     _evidence,
     _fail,
     _fits_by_args,
     _guarded,
     _index,
+    _made,
     _name_hint,
     _nearest,
     _negative,
@@ -29,6 +31,7 @@ from ._common import (
     _pool,
     _recoveries,
     _specs,
+    _with_outcome,
 )
 
 __all__ = [
@@ -70,7 +73,7 @@ def _outcome_check(
         return unknown
     outcomes = Counter(_outcome(c) for c in calls)
     found = f"{_calls_word(spec, len(calls))}, " + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
-    return _fail(name, t, expected, found, echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
+    return _fail(name, t, expected, found, echo, _made(calls, _with_outcome))
 
 
 @_guarded("tool_succeeded")
@@ -112,7 +115,7 @@ def check_no_tool_errors(
         bad = [c for c in bad if c.index not in recovered]
     expected = "no failed tool calls"
     if bad:
-        ev = [Evidence.from_call(c, detail=f"output: {short_repr(c.output, 160)}") for c in bad]
+        ev = _cited(bad, output=True)
         return _fail("no_tool_errors", t, expected, str(len(bad)), echo, ev, positive=False)
     return _negative("no_tool_errors", t, assume_complete=assume_complete, expected=expected,
                      found="none", check=echo, vacuous=not pool, outcomes=pool)
@@ -139,7 +142,7 @@ def check_retried_after_failure(
     if not failed:
         return _fail("retried_after_failure", t, expected,
                      f"no failed {spec.describe_bare()}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
-                     echo, [Evidence.from_call(c, _outcome(c)) for c in calls])
+                     echo, _made(calls, _with_outcome))
     recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=_index(t).args_keys)
     for f in failed:
         r = recovered.get(f.index)

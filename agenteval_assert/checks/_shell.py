@@ -13,7 +13,18 @@ from ..exceptions import UsageError
 from ..matchers import Contains, Matcher, Matches, values_match
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Difference, Evidence, NearestMiss, short_repr
-from ._common import _echo, _evidence, _fail, _guarded, _index, _outcome, _pass, _plural
+from ._common import (
+    _echo,
+    _evidence,
+    _fail,
+    _guarded,
+    _index,
+    _made,
+    _outcome,
+    _pass,
+    _plural,
+    _with_outcome_and_output,
+)
 
 __all__ = [
     "FlagSpec",
@@ -172,7 +183,7 @@ def check_command_ran(
             return unknown
         if not good:
             return _fail(name, t, expected, f"{_plural(len(hits), 'matching command')}, " + ", ".join(_outcome(c) for c in hits[:3]),
-                         echo, [Evidence.from_call(c, _outcome(c), detail=f"output: {short_repr(c.output, 160)}") for c in hits])
+                         echo, _made(hits, _with_outcome_and_output))
         hits = good
     return _pass(name, expected, f"#{hits[0].index}", echo, _evidence(t, hits), tuple(hits))
 
