@@ -12,6 +12,7 @@ result; negative checks that could not be decided raise its subclass ``Inconclus
 from __future__ import annotations
 
 import enum
+import operator
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -265,7 +266,7 @@ class LazyEvidence(Sequence[Evidence]):
     def __getitem__(self, i: int | slice) -> Evidence | tuple[Evidence, ...]:
         if isinstance(i, slice):
             return tuple([self._item(k) for k in range(*i.indices(self._len))])
-        i = i.__index__()
+        i = operator.index(i)
         if i < 0:
             i += self._len
         if not 0 <= i < self._len:
