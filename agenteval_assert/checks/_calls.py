@@ -8,7 +8,7 @@ from typing import Any
 
 from .._unrecorded import asks_unrecorded, outcome_unknown
 from ..exceptions import UsageError
-from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call
+from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call, values_match
 from ..model import ToolCall, Transcript
 from ..results import CheckResult
 from ._common import (
@@ -125,9 +125,18 @@ def check_tool_called(
     cands = _candidates(t, spec, include_subagents)
     # asked about an outcome not recorded (only a spec that asks about the outcome can)
     asks = spec.is_error is not None or spec.exit_code is not None or spec.output is not None
-    unknown = [c for c in cands if asks_unrecorded(spec, c)] if asks else []
+    output_only = _output_only(spec, mode, overrides)
+    if output_only:  # asks_unrecorded of a spec that asks about the output alone, inline
+        unknown = [c for c in cands if c.result is None and not c.outcome_recorded]
+    else:
+        unknown = [c for c in cands if asks_unrecorded(spec, c)] if asks else []
     if spec.literal_name is not None and spec.is_name_only and mode == "partial" and not overrides:
         matched = tuple(cands)  # the alias index entry of a bare name: every call in it matches
+    elif output_only:
+        # a name and an output: each call of the name's index entry whose output fits, as
+        # matches_call decides it (a call without a result never fits, nor counts as unrecorded)
+        out = spec.output
+        matched = tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
     else:
         by_args = None if asks else _fits_by_args(spec, mode, overrides)
         if by_args is not None:
@@ -176,6 +185,17 @@ def check_tool_called(
             check=echo, evidence=ev, matched=matched, notes=hint,
         )
     return _pass(name, expected, found, echo, ev, matched, notes=hint)
+
+
+#: The fields of ``Call`` besides its name and output.
+_NOT_OUTPUT = ("args", "mode", "kind", "server", "tool", "status", "is_error", "exit_code", "where", "agent")
+
+
+def _output_only(spec: Call, mode: str, overrides: Mapping[str, Override] | None) -> bool:
+    """*spec* is a literal tool name and an expected output, nothing else (``check_tool_output``
+    of a bare tool name), in the default argument mode: its matches are decided by the output."""
+    return (spec.literal_name is not None and spec.output is not None and mode == "partial" and not overrides
+            and all(getattr(spec, f) is None for f in _NOT_OUTPUT))
 
 
 def check_tool_not_called(

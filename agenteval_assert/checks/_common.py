@@ -472,10 +472,11 @@ def _case_twins(t: Transcript, specs: Sequence[Call], include_subagents: bool
     (``Bash`` asked, ``bash`` called: OpenCode, Codex and Claude name their shell tools
     differently): ``(asked, called, calls)``. A negative check resting on such a name would
     pass on a call the test almost certainly meant."""
-    pool = _pool(t, include_subagents)
-    by_lower: dict[str, dict[str, list[ToolCall]]] = {}
-    for c in pool:
-        by_lower.setdefault(c.name.lower(), {}).setdefault(c.name, []).append(c)
+    ix = _index(t)
+    pool = ix.pool(include_subagents)
+    by_lower: dict[str, dict[str, list[int]]] = {}  # the positions of each name's calls, from the index
+    for called, where in ix.names(include_subagents).items():
+        by_lower.setdefault(called.lower(), {})[called] = where
     out = []
     for s in specs:
         asked = s.literal_name
@@ -484,8 +485,8 @@ def _case_twins(t: Transcript, specs: Sequence[Call], include_subagents: bool
         twins = by_lower.get(asked.lower(), {})
         if asked in twins:
             continue
-        for called, calls in twins.items():
-            out.append((asked, called, calls))
+        for called, where in twins.items():
+            out.append((asked, called, [pool[i] for i in where]))
     return out
 
 

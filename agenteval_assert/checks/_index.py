@@ -74,8 +74,12 @@ def args_key(arguments: Mapping[str, object]) -> object:
         return ("json", canonical_json(dict(arguments)))
 
 
-def _aliases(calls: Sequence[ToolCall]) -> tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]:
-    """Calls by every alias of their name, and their positions in *calls*.
+_Aliases = tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]], dict[str, list[int]]]
+
+
+def _aliases(calls: Sequence[ToolCall]) -> _Aliases:
+    """Calls by every alias of their name, their positions in *calls*, and the positions of
+    the calls of each name (``ToolCall.name`` itself).
 
     The calls are first grouped by what their aliases depend on (the name, and the MCP server
     and tool), one dictionary step per call; the aliases are then made once per group, and an
@@ -92,15 +96,18 @@ def _aliases(calls: Sequence[ToolCall]) -> tuple[dict[str, tuple[ToolCall, ...]]
         else:
             lst.append(i)
     pos: dict[str, list[int]] = {}
+    names: dict[str, list[int]] = {}
     for key, where in groups.items():
         c = first[key]
+        have = names.get(c.name)
+        names[c.name] = where if have is None else sorted(have + where)
         for alias in (call_aliases(c) if c.tool else (c.name,)):
             have = pos.get(alias)
             pos[alias] = where if have is None else sorted(have + where)
     by: dict[str, tuple[ToolCall, ...]] = {}
     for alias, where in pos.items():
         by[alias] = (calls[where[0]],) if len(where) == 1 else operator.itemgetter(*where)(calls)
-    return by, pos
+    return by, pos, names
 
 
 class CallIndex:
@@ -130,7 +137,7 @@ class CallIndex:
         self.all_calls: tuple[ToolCall, ...] = t.all_tool_calls
         self.main_calls: tuple[ToolCall, ...] = t.tool_calls
         self.args_keys: dict[int, object] = {}
-        self._aliases: dict[bool, tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]] = {}
+        self._aliases: dict[bool, _Aliases] = {}
         self._shell_calls: dict[bool, tuple[ToolCall, ...]] = {}
         self._shell_texts: dict[bool, tuple[str, ...]] = {}
         self._kinds: dict[bool, dict[str, tuple[ToolCall, ...]]] = {}
@@ -147,7 +154,7 @@ class CallIndex:
         """The calls a check looks at: every call, or the main agent's."""
         return self.all_calls if include_subagents else self.main_calls
 
-    def _alias_index(self, include_subagents: bool) -> tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]]]:
+    def _alias_index(self, include_subagents: bool) -> _Aliases:
         got = self._aliases.get(include_subagents)
         if got is None:
             other = self._aliases.get(not include_subagents)
@@ -177,6 +184,10 @@ class CallIndex:
     def positions(self, include_subagents: bool) -> Mapping[str, list[int]]:
         """Where each alias's calls are in the pool (its positions, ascending)."""
         return self._alias_index(include_subagents)[1]
+
+    def names(self, include_subagents: bool) -> Mapping[str, list[int]]:
+        """Where the calls of each tool name are in the pool (their positions, ascending)."""
+        return self._alias_index(include_subagents)[2]
 
     def of_kind(self, kind: str, include_subagents: bool) -> tuple[ToolCall, ...]:
         """The pool's calls of this ``kind`` (``shell``, ``file_edit``...), in order."""
