@@ -125,10 +125,18 @@ def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
     for lo in range(0, len(calls), _SCAN_BATCH):
         batch = calls[lo:lo + _SCAN_BATCH]
         texts = ["" if r is None else r.text for r in [c.result for c in batch]]
-        pieces = [x if len(x) <= 2 * w else x[:w] + "\x01" + x[-w:] for x in texts]
-        joined = "\x00".join(pieces)
-        if joined.count("\x00") != len(pieces) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
-            hits: Iterable[int] = range(len(pieces))  # every call, one by one
+        # "\x00".join of each text, or of its two windows joined by "\x01": the windows are
+        # joined once, with the rest (no string made per long output)
+        parts: list[str] = []
+        for x in texts:
+            if len(x) <= 2 * w:
+                parts.append(x)
+            else:
+                parts += (x[:w], "\x01", x[-w:])
+            parts.append("\x00")
+        joined = "".join(parts[:-1])
+        if joined.count("\x00") != len(texts) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
+            hits: Iterable[int] = range(len(texts))  # every call, one by one
         else:
             low = joined.encode("utf-8", "surrogatepass").lower()
             found: list[int] = []
