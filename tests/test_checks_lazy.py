@@ -196,3 +196,33 @@ def test_a_result_keeps_a_lazy_sequence_as_it_is_and_any_other_as_a_tuple() -> N
     r = CheckResult.failing("x", "e", "f", list(items))
     assert type(r.evidence) is tuple and r.evidence == items
     assert CheckResult.inconclusive("x", "e", "f", iter(items)).evidence == items
+
+
+def test_lazy_plain_evidence_is_the_index_items_while_the_index_lives_and_does_not_keep_it() -> None:
+    import gc
+    import weakref
+
+    from agenteval_assert.checks._common import _index
+
+    t = T().user("go")
+    for i in range(30):
+        t.call("Read", file_path=f"f{i}.py")
+    tr = t.say("done").done()
+    a, b = c.check_tool_called(tr, "Read"), c.check_no_tool_calls(tr)
+    assert isinstance(a.evidence, LazyEvidence) and isinstance(b.evidence, LazyEvidence)
+    assert all(x is y for x, y in zip(a.evidence, b.evidence, strict=True))  # described once, for both
+    ix = weakref.ref(_index(tr))
+    fresh = c.check_tool_called(T().user("go").call("Read", file_path="f0.py").say("done").done(), "Read")
+    del tr
+    gc.collect()
+    assert ix() is None  # the results do not keep the index alive
+    r = c.check_tool_called(_many_reads(), "Read")
+    gc.collect()
+    assert r.evidence[0] == fresh.evidence[0] and r.render()
+
+
+def _many_reads() -> Transcript:
+    t = T().user("go")
+    for i in range(30):
+        t.call("Read", file_path=f"f{i}.py")
+    return t.say("done").done()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
@@ -192,14 +193,27 @@ def _evidence(t: Transcript, calls: Iterable[ToolCall]) -> Sequence[Evidence]:
     *t*; many are made when read."""
     if not isinstance(calls, Sequence):
         calls = list(calls)
+    ix = _index(t)
     if len(calls) > _LAZY_FROM:
-        return LazyEvidence(calls, _plain)
-    ev = _index(t).evidence
+        return LazyEvidence(calls, _Shared(ix))
+    ev = ix.evidence
     return [ev(c) for c in calls]
 
 
-def _plain(c: ToolCall, i: int) -> Evidence:
-    return Evidence.from_call(c)
+class _Shared:
+    """``LazyEvidence``'s maker of plain call evidence: the index's shared item of the call
+    (``CallIndex.evidence``: described once for every check that cites the call) while the
+    index lives, else a fresh one (equal to it). The index is weakly referenced: a result kept
+    after its transcript does not keep the index, nor the calls it did not cite."""
+
+    __slots__ = ("_ix",)
+
+    def __init__(self, ix: CallIndex) -> None:
+        self._ix = weakref.ref(ix)
+
+    def __call__(self, c: ToolCall, i: int) -> Evidence:
+        ix = self._ix()
+        return Evidence.from_call(c) if ix is None else ix.evidence(c)
 
 
 def _made(items: Sequence[_T], make: Callable[[_T, int], Evidence]) -> Sequence[Evidence]:

@@ -120,6 +120,7 @@ class CallIndex:
     """
 
     __slots__ = (
+        "__weakref__",
         "_aliases",
         "_effects",
         "_evidence",
