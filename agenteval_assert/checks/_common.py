@@ -615,12 +615,26 @@ def _recoveries(
     found: dict[int, ToolCall] = {}
     known: dict[int, object] = memo if memo is not None else {}
     probes = _probes(failed) if same_args else {}
+    # a tool whose failed calls have one set of text arguments: ``_probed`` inline for the
+    # calls whose values there are all text (the others go through ``_probed``)
+    single = {n: next(iter(bk.items())) for n, bk in probes.items() if bk is not None and len(bk) == 1}
+    only_text = _ONLY_TEXT.issuperset
     for d in reversed(pool):
-        if d.name not in names:
+        name = d.name
+        if name not in names:
             continue
         if same_args:
-            if d.index not in waiting and not _probed(d, probes.get(d.name)):
-                continue  # its arguments differ from every failed call's: it recovers none
+            if d.index not in waiting:
+                one = single.get(name)
+                if one is not None:
+                    have = tuple(map(d.arguments.get, one[0]))
+                    if only_text(map(type, have)):
+                        if have not in one[1]:
+                            continue  # other texts: not these arguments
+                    elif not _probed(d, probes[name]):
+                        continue
+                elif not _probed(d, probes.get(name)):
+                    continue  # its arguments differ from every failed call's: it recovers none
             k = known.get(d.index)  # the index's memo, read inline: this loop sees every call
             key = (d.name, k if k is not None else _args_key(d, memo))
         else:

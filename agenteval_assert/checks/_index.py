@@ -123,6 +123,7 @@ class CallIndex:
         "__weakref__",
         "_aliases",
         "_effects",
+        "_errors",
         "_evidence",
         "_failure_flags",
         "_kinds",
@@ -147,6 +148,7 @@ class CallIndex:
         self._scripts: dict[str, ShellScript] = _scripts(t)  # shared with shell_commands, Storybook
         self._effects: dict[str, ShellFileEffects] = {}
         self._evidence: dict[int, Evidence] = {}
+        self._errors: dict[bool, tuple[ToolCall, ...]] = {}
         self._failure_flags: bytearray | None = None
 
     # -- calls by name -------------------------------------------------------------------------
@@ -201,6 +203,13 @@ class CallIndex:
                 by.setdefault(c.kind, []).append(c)
             kinds = self._kinds[include_subagents] = {k: tuple(v) for k, v in by.items()}
         return kinds.get(kind, ())
+
+    def errors(self, include_subagents: bool) -> tuple[ToolCall, ...]:
+        """The pool's calls that failed (``ToolCall.is_error``), in order."""
+        got = self._errors.get(include_subagents)
+        if got is None:
+            got = self._errors[include_subagents] = tuple(c for c in self.pool(include_subagents) if c.is_error)
+        return got
 
     def shell_calls(self, include_subagents: bool) -> tuple[ToolCall, ...]:
         """The pool's shell calls that have a command text."""

@@ -109,7 +109,7 @@ def check_no_tool_errors(
     echo = _echo("no_tool_errors", tools=None if specs is None else [s.label() for s in specs],
                  ignore_recovered=ignore_recovered or None)
     pool = _calls_matching(t, specs, include_subagents)
-    bad = [c for c in pool if c.is_error]
+    bad = list(_index(t).errors(include_subagents)) if specs is None else [c for c in pool if c.is_error]
     if ignore_recovered:
         recovered = _recoveries(bad, pool, memo=_index(t).args_keys)
         bad = [c for c in bad if c.index not in recovered]
