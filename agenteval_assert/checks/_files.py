@@ -243,8 +243,11 @@ class _Folders:
         mode = self.mode(c)
         if mode == "fresh" or c.status == "declined":
             return
+        # "…reset to" first: the same answer, found faster than with the trailing space (a
+        # substring search tests its last character at each place, and spaces are everywhere)
         reset = (_CLAUDE_RESET.search(c.result.text) if self.agent == "claude-code" and c.result
-                 and "Shell cwd was reset to " in c.result.text else None)
+                 and "Shell cwd was reset to" in c.result.text and "Shell cwd was reset to " in c.result.text
+                 else None)
         if reset:
             folder = reset.group(1).rstrip("/")
             self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
