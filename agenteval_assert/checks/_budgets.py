@@ -169,31 +169,31 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
     out: list[tuple[str, ToolCall | Message]] = [
         (s.skill, s) for s in t.steps if isinstance(s, Message) and s.skill is not None]
     ix = _index(t)
-    # the calls that can name a skill, from the shared index (not every call), in file order
-    maybe = {c.index: c for k in ("skill", "shell", "file_read") for c in ix.of_kind(k, True)}
-    maybe.update((c.index, c) for c in ix.named("Skill", True))
+    # the calls that can name a skill, from the shared index (not every call); the order they
+    # are met in does not matter: the list is sorted by step (one step per call) at the end
+    tools = {c.index: c for c in ix.of_kind("skill", True)}
+    tools.update((c.index, c) for c in ix.named("Skill", True) if c.name == "Skill")  # not mcp__s__Skill
+    for c in tools.values():
+        s = c.arguments.get("skill", c.arguments.get("command", c.arguments.get("name")))
+        if isinstance(s, str):
+            out.append((s, c))
     found: dict[str, list[str]] = {}  # the skills a text names (commands repeat)
-    for i in sorted(maybe):
-        c = maybe[i]
-        kind = c.kind
-        if kind == "skill" or c.name == "Skill":
-            s = c.arguments.get("skill", c.arguments.get("command", c.arguments.get("name")))
-            if isinstance(s, str):
-                out.append((s, c))
-            continue
-        text: str | None = None
-        if kind == "shell":
-            text = c.command or None
-        elif kind == "file_read":
+
+    def named_in(text: str, c: ToolCall) -> None:
+        names = found.get(text)
+        if names is None:  # the pattern holds "SKILL.md": a text without it names none
+            names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)] if "SKILL.md" in text else []
+        if names:
+            out.extend((n, c) for n in names)
+
+    for c, text in zip(ix.shell_calls(True), ix.shell_texts(True), strict=True):
+        if text and c.index not in tools:
+            named_in(text, c)
+    for c in ix.of_kind("file_read", True):
+        if c.index not in tools:
             p = c.arguments.get("file_path", c.arguments.get("path"))
             if isinstance(p, str):
-                text = p
-        if text is not None:
-            names = found.get(text)
-            if names is None:
-                names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)]
-            if names:
-                out.extend((n, c) for n in names)
+                named_in(p, c)
     out.sort(key=lambda sc: _step(sc[1]))
     return out
 
