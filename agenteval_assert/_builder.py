@@ -38,6 +38,34 @@ from .model import (
 #: exactly this): one per step and per result.
 _tnew = tuple.__new__
 
+
+def _maker(cls: type) -> Any:
+    """A function that makes a *cls* from its fields, positionally, in ``attrs.fields`` order:
+    ``object.__new__`` and one slot store per field, as the attrs ``__init__`` does, without its
+    ``object.__setattr__`` call per field that a frozen class pays (a 100 MB log makes hundreds of
+    thousands of steps). Only for the model's classes that have no default factory, validator,
+    converter or ``__attrs_post_init__`` (asserted here, and in tests/test_builder_fields.py):
+    what it makes is then the object ``cls(*values)`` makes, field for field."""
+    fields = attrs.fields(cls)
+    assert not hasattr(cls, "__attrs_post_init__")
+    assert all(f.init and f.validator is None and f.converter is None
+               and not isinstance(f.default, attrs.Factory) for f in fields)  # type: ignore[arg-type]
+    names = [f.name for f in fields]
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    body = []
+    for i, name in enumerate(names):
+        env[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's member descriptor
+        body.append(f"    _set{i}(o, {name})\n")
+    src = f"def make({', '.join(names)}):\n    o = _new(_cls)\n{''.join(body)}    return o\n"
+    exec(src, env)  # noqa: S102 - generated from the field names above
+    return env["make"]
+
+
+_message = _maker(Message)
+_thinking = _maker(Thinking)
+_tool_result = _maker(ToolResult)
+_tool_call = _maker(ToolCall)
+
 #: Top-level unknown records kept for the foreign-format check.
 _UNKNOWN_SAMPLE = 20
 
@@ -172,6 +200,12 @@ class TranscriptBuilder:
         #: for each error, how many steps were recorded before it (what follows it in the run)
         self._error_steps: list[int] = []
         self._steps: list[Any] = []  # Message | Thinking | _Call, in file order
+        #: the places of the calls in ``_steps``, in order
+        self._call_steps: list[int] = []
+        #: the last assistant text of every agent (None = the main agent), and the step of the
+        #: main agent's last assistant text that is no meta message and not blank (-1: none)
+        self._last_text: dict[str | None, str] = {}
+        self._main_text_step = -1
         self._calls: dict[str, _Call] = {}
         self._subagents: dict[str, dict[str, Any]] = {}
         self.unknown_types: Counter[str] = Counter()
@@ -225,12 +259,17 @@ class TranscriptBuilder:
     ) -> None:
         """Record a text message (*skill*: the skill whose instructions it injects, see ``Message``)."""
         steps = self._steps
-        steps.append(Message(role, text, _tnew(Location, (self.path, line)), len(steps), agent_id, meta, skill))
+        if role == "assistant" and text:
+            # what build() needs of the messages, taken here: no pass over every step there
+            self._last_text[agent_id] = text
+            if agent_id is None and not meta and text.strip():
+                self._main_text_step = len(steps)
+        steps.append(_message(role, text, _tnew(Location, (self.path, line)), len(steps), agent_id, meta, skill))
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
         steps = self._steps
-        steps.append(Thinking(text, _tnew(Location, (self.path, line)), len(steps), agent_id))
+        steps.append(_thinking(text, _tnew(Location, (self.path, line)), len(steps), agent_id))
 
     def call(
         self,
@@ -260,14 +299,33 @@ class TranscriptBuilder:
         known = self._calls.get(key)
         if known is not None and not (reuse_answered and known.result is not None):
             return False
-        # positional, in _Call's field order: a 100 MB log makes tens of thousands of calls
-        c = _Call(id, name, kind, arguments, line, len(self._steps), raw_arguments, server, tool, parent_id,
+        self._new_call(key, id, name, kind, arguments, line, raw_arguments, server, tool, parent_id, agent_id,
+                       started_at, status)
+        return True
+
+    def _call(self, key: str, id: str, name: str, kind: str, arguments: dict[str, Any], line: int,
+              raw_arguments: str | None, server: str | None, tool: str | None, parent_id: str | None,
+              agent_id: str | None, started_at: str | None) -> bool:
+        """``call`` for the built-in parsers: positional, a pending call, no ``reuse_answered``
+        (one call per tool_use or item: tens of thousands in a 100 MB log)."""
+        if key in self._calls:
+            return False
+        self._new_call(key, id, name, kind, arguments, line, raw_arguments, server, tool, parent_id, agent_id,
+                       started_at, "pending")
+        return True
+
+    def _new_call(self, key: str, id: str, name: str, kind: str, arguments: dict[str, Any], line: int,
+                  raw_arguments: str | None, server: str | None, tool: str | None, parent_id: str | None,
+                  agent_id: str | None, started_at: str | None, status: str) -> None:
+        steps = self._steps
+        # positional, in _Call's field order
+        c = _Call(id, name, kind, arguments, line, len(steps), raw_arguments, server, tool, parent_id,
                   agent_id, started_at, None, status)
         self._calls[key] = c
-        self._steps.append(c)
+        self._call_steps.append(len(steps))
+        steps.append(c)
         if raw_arguments is not None and not arguments:
             self.unreadable_arguments.append(line)
-        return True
 
     def has_subagents(self) -> bool:
         """Whether the run delegated: a subagent is declared, or a call spawns or belongs to one."""
@@ -311,21 +369,26 @@ class TranscriptBuilder:
         out: the first result stays, never overwritten silently. *replace*: the parser enriches
         the result it gave before (a Codex ``exec_command_end`` adds the exit code).
         """
+        return self._result(key, text, line, raw, is_error, exit_code, status, ended_at, replace) is not None
+
+    def _result(self, key: str, text: str, line: int, raw: Any, is_error: bool, exit_code: int | None,
+                status: str | None, ended_at: str | None, replace: bool = False) -> _Call | None:
+        """``result`` for the built-in parsers: positional; the call it answered, or ``None``."""
         c = self._calls.get(key)
         if c is None:
             self.orphan_results.append(key)
-            return False
+            return None
         if c.result is not None and not replace:
             self.skip("result repeating an answered call id")
-            return False
-        c.result = ToolResult(text, raw, bool(is_error), exit_code, _tnew(Location, (self.path, line)))
+            return None
+        c.result = _tool_result(text, raw, bool(is_error), exit_code, _tnew(Location, (self.path, line)))
         if status is not None:
             c.status = status
         elif c.status == "pending":
             c.status = "failed" if is_error or exit_code not in (None, 0) else "completed"
         if ended_at is not None:
             c.ended_at = ended_at
-        return True
+        return c
 
     def subagent(
         self,
@@ -461,38 +524,34 @@ class TranscriptBuilder:
             "kept as raw_arguments; a claim that no call with some arguments was made is INCONCLUSIVE on them")]
 
     def build(self, stats: ReadStats) -> Transcript:
-        steps: list[Step] = []
+        # the messages and thinking blocks are the model's already: only the calls are made
+        # here (their results came after them), in their places
+        steps: list[Any] = self._steps[:]
         main_calls: list[ToolCall] = []
         by_agent: dict[str, list[ToolCall]] = {}
         unanswered: list[str] = []
-        #: the last assistant text of every agent (None = the main agent), found in the same pass
-        last_text: dict[str | None, str] = {}
+        #: the last assistant text of every agent (None = the main agent), found as they came
+        last_text = self._last_text
         #: steps of the main agent's last assistant text, its last call and its last action
         #: (assistant text or call: what a run-level error must not be followed by)
-        main_text_step = main_call_step = main_act_step = -1
-        n_calls = 0
+        main_text_step = self._main_text_step
+        main_call_step = -1
         path = self.path
-        for i, s in enumerate(self._steps):
-            if isinstance(s, _Call):
-                # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
-                tc = ToolCall(s.id, s.name, s.kind, s.arguments, _tnew(Location, (path, s.line)), n_calls, i, s.status,
-                              s.result, s.server, s.tool, s.raw_arguments, s.parent_id, s.agent_id,
-                              s.started_at, s.ended_at)
-                n_calls += 1
-                steps.append(tc)
-                if tc.agent_id is None:
-                    main_calls.append(tc)
-                    main_call_step = main_act_step = i
-                else:
-                    by_agent.setdefault(tc.agent_id, []).append(tc)
-                if tc.unanswered:
-                    unanswered.append(tc.id)
+        for n_calls, i in enumerate(self._call_steps):
+            s = steps[i]
+            # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
+            tc = _tool_call(s.id, s.name, s.kind, s.arguments, _tnew(Location, (path, s.line)), n_calls, i,
+                            s.status, s.result, s.server, s.tool, s.raw_arguments, s.parent_id, s.agent_id,
+                            s.started_at, s.ended_at)
+            steps[i] = tc
+            if tc.agent_id is None:
+                main_calls.append(tc)
+                main_call_step = i
             else:
-                steps.append(s)
-                if type(s) is Message and s.role == "assistant" and s.text:
-                    last_text[s.agent_id] = s.text
-                    if s.agent_id is None and not s.meta and s.text.strip():
-                        main_text_step = main_act_step = i
+                by_agent.setdefault(tc.agent_id, []).append(tc)
+            if tc.result is None and tc.status not in ("completed", "unrecorded"):  # tc.unanswered
+                unanswered.append(tc.id)
+        main_act_step = max(main_text_step, main_call_step)
 
         if not self.final_response_set:
             self.final_response = last_text.get(None, self.final_response)

@@ -281,6 +281,55 @@ def test_resumed_runs_restart_item_ids(corpus: Path) -> None:
     assert (t.usage.input_tokens, t.usage.cache_read_tokens, t.usage.output_tokens) == (150, 100, 25)
 
 
+def test_a_resumed_earlier_thread_is_credited_its_own_total() -> None:
+    # threads A, B, then A resumed: A's later running total replaces A's, B's stays B's
+    t = exec_t(
+        {"type": "thread.started", "thread_id": "A"},
+        {"type": "turn.completed", "usage": {"input_tokens": 100, "cached_input_tokens": 0, "output_tokens": 10}},
+        {"type": "thread.started", "thread_id": "B"},
+        {"type": "turn.completed", "usage": {"input_tokens": 1000, "cached_input_tokens": 0, "output_tokens": 100}},
+        {"type": "thread.started", "thread_id": "A"},
+        {"type": "turn.completed", "usage": {"input_tokens": 300, "cached_input_tokens": 0, "output_tokens": 30}},
+    )
+    assert t.metadata["thread_ids"] == ["A", "B"]
+    # A's last total (300, 30) plus B's (1000, 100): not A's first one plus A's last under B
+    assert (t.usage.input_tokens, t.usage.output_tokens) == (1300, 130)
+
+
+_COUNT = st.one_of(
+    st.none(), st.integers(min_value=-3, max_value=2**64), st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=3),
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(
+    st.sampled_from(["input_tokens", "cached_input_tokens", "output_tokens", "cache_write_input_tokens",
+                     "reasoning_output_tokens", "other"]),
+    _COUNT, max_size=6,
+))
+def test_turn_usage_is_read_as_the_usage_reader_reads_it(usage: dict[str, Any]) -> None:
+    # turn.completed reads plain counts without _openai_usage: the same figures and notes
+    from agenteval_assert._parsers._codex._shared import OPENAI_USAGE_KEYS, _openai_usage
+
+    records = [{"type": "thread.started", "thread_id": "A"}, {"type": "turn.completed", "usage": usage}]
+    tb = TranscriptBuilder("<memory>", "codex-exec", "codex")
+    CodexExecParser().parse(iter(enumerate(records, 1)), tb)  # records as decoded: NaN and 2**64 too
+    t = tb.build(ReadStats(path="<memory>"))
+    expected = _openai_usage(usage)
+    b = TranscriptBuilder("<memory>", "codex-exec", "codex")
+    b.unusable_usage(usage, OPENAI_USAGE_KEYS, 2)
+    notes = [n for n in t.health.notes if n.startswith("usage")]
+    if expected is None:  # no count at all: skipped, nothing noted
+        assert t.health.usage_mode == "none"
+        assert not notes and not t.usage_partial
+        return
+    assert t.health.usage_mode == "cumulative (thread total)"
+    assert b._usable_usage(expected) == t.usage
+    assert notes == [n for n in b.notes if n.startswith("usage")]
+    assert t.usage_partial == b.usage_partial
+
+
 def test_cumulative_usage_real_resume_file(corpus: Path) -> None:
     path = corpus / "codex-exec-json/untether-0.157.1-resume-cumulative-usage.jsonl"
     last = [r for r in raw_records(path) if r["type"] == "turn.completed"][-1]["usage"]

@@ -226,7 +226,16 @@ _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cach
 
 def _usage_fields(usage: Any) -> list[int | None] | None:
     """``[input, output, cache_read, cache_write]`` of an API ``usage`` object."""
-    if not isinstance(usage, dict):
+    if type(usage) is dict:
+        # the common case, one per API message: four plain non-negative ints (then _count gives
+        # them back as they are), and a cache write that needs no look at ``cache_creation``
+        get = usage.get
+        i, o, r, w = (get("input_tokens"), get("output_tokens"), get("cache_read_input_tokens"),
+                      get("cache_creation_input_tokens"))
+        if (type(i) is int and type(o) is int and type(r) is int and type(w) is int
+                and i >= 0 and o >= 0 and r >= 0 and (w > 0 or (w == 0 and "cache_creation" not in usage))):
+            return [i, o, r, w]
+    elif not isinstance(usage, dict):
         return None
     cache_write = _count(usage.get("cache_creation_input_tokens"))
     if not cache_write:
@@ -382,10 +391,16 @@ class _Claude:
         if not synthetic and model != self._last_model:  # the lines of a run name one model
             self._last_model = model
             self.see_model(model)
-        mid = _nonempty(msg.get("id"))
+        mid = msg.get("id")
+        if not isinstance(mid, str) or not mid:
+            mid = None
         if count_usage and not synthetic and "usage" in msg:
-            req = _str(rec.get("requestId")) or _str(rec.get("request_id")) or ""
-            self.add_usage(f"{mid}:{req}" if mid else f"#line{line}", msg.get("usage"), agent_id)
+            req = rec.get("requestId")
+            if not isinstance(req, str) or not req:
+                req = rec.get("request_id")
+                if not isinstance(req, str):
+                    req = ""
+            self.add_usage(f"{mid}:{req}" if mid else f"#line{line}", msg["usage"], agent_id)
         if agent_id is None:
             self.pending_command = None
 
@@ -469,25 +484,16 @@ class _Claude:
             cid = ""
             key = f"#line{line}:{index}"
             b.note(f"tool_use without an id (first at line {line}): it cannot be paired with a result")
-        arguments, raw_arguments = decode_arguments(block.get("input"))
+        arguments = block.get("input")
+        if type(arguments) is dict:  # decode_arguments gives a dict back as it is
+            raw_arguments = None
+        else:
+            arguments, raw_arguments = decode_arguments(arguments)
         server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
         kind = self._kinds.get(name)
         if kind is None:
             kind = self._kinds[name] = self.kind_of(name)
-        if not b.call(
-            key,
-            id=cid,
-            name=name,
-            kind=kind,
-            arguments=arguments,
-            line=line,
-            raw_arguments=raw_arguments,
-            server=server,
-            tool=tool,
-            parent_id=parent_id,
-            agent_id=agent_id,
-            started_at=ts,
-        ):
+        if not b._call(key, cid, name, kind, arguments, line, raw_arguments, server, tool, parent_id, agent_id, ts):
             b.skip("repeated tool_use (same id)")
             return
         if agent_id is not None and parent_id is None:
@@ -523,6 +529,12 @@ class _Claude:
         if not isinstance(content, list):
             b.damaged(line, "user message without a content list", content)
             return
+        if len(content) == 1:
+            # the common case: one tool_result block (what the loop below does with it alone)
+            block = content[0]
+            if type(block) is dict and block.get("type") == "tool_result":
+                self.tool_result(line, block, payload, ts=ts)
+                return
         texts: list[str] = []
         results: list[dict[str, Any]] = []
         for block in content:
@@ -577,16 +589,19 @@ class _Claude:
             b.damaged(line, "tool_result without a tool_use_id", block)
             return
         content = block.get("content")
-        text = content_text(content)
+        text = content if type(content) is str else content_text(content)
         is_error = block.get("is_error") is True  # absent => false (formats §3.3)
         raw = payload if payload is not None else (content if isinstance(content, (list, dict)) else None)
         status = None
-        if payload == "User rejected tool use" or text.startswith(_REJECTED):
+        if isinstance(payload, dict):
+            if payload.get("interrupted") is True:
+                status = "interrupted"
+        elif payload == "User rejected tool use":
             status = "declined"
-        elif isinstance(payload, dict) and payload.get("interrupted") is True:
-            status = "interrupted"
-        b.result(tid, text=text, line=line, raw=raw, is_error=is_error, status=status, ended_at=ts)
-        info = b.call_info(tid)
+        if text.startswith(_REJECTED):
+            status = "declined"
+        # the call this result answered (also when it repeats an answered one)
+        info = b._result(tid, text, line, raw, is_error, None, status, ts) or b.call_info(tid)
         if info is None or info.kind != "subagent":
             return
         agent = _nonempty(payload.get("agentId")) if self.session and isinstance(payload, dict) else None
@@ -696,10 +711,18 @@ class ClaudeStreamJsonParser:
                     b.damaged(line, f"{t} record without a message object", msg)
                     continue
                 b.run_ended = False  # a step: the end record, if any, must come after it
-                ts = st.timestamp(rec)
+                ts = rec.get("timestamp")  # st.timestamp, inline
+                if isinstance(ts, str) and ts:
+                    if st.first_ts is None:
+                        st.first_ts = ts
+                    st.last_ts = ts
+                else:
+                    ts = None
                 if b.session_id is None:
                     b.session_id = _nonempty(rec.get("session_id"))
-                ptid = _nonempty(rec.get("parent_tool_use_id"))
+                ptid = rec.get("parent_tool_use_id")
+                if ptid is not None and (not isinstance(ptid, str) or not ptid):
+                    ptid = None
                 if ptid is not None:
                     st.declare_subagent(ptid, ptid)
                     if t == "user":  # 2.1.2xx subagent prompt records name the subagent

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..._builder import TranscriptBuilder
+from ..._builder import _MAX_COUNT, TranscriptBuilder
 from ..._reader import Record, Shape
 from ...model import Usage
 from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments, types_in
@@ -46,6 +46,13 @@ _ENDS: dict[str, bool] = {
     "thread.started": False, "session.created": False, "turn.completed": True, "turn.failed": True,
 }
 _NATIVE_ID_PREFIXES = ("item_", "itm_")
+#: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
+_ITEM_IDS = [f"item_{n}" for n in range(4096)]
+
+
+def _item_id_after(n: int) -> str:
+    """The id ``item_{n + 1}``."""
+    return _ITEM_IDS[n + 1] if n + 1 < len(_ITEM_IDS) else f"item_{n + 1}"
 
 
 def _tool_item_fields(kind: str, item: dict[str, Any]) -> tuple[str, str, dict[str, Any], str | None, str | None]:
@@ -150,8 +157,12 @@ class _ExecRun:
         self.turns = 0
         self.failed_turns = 0
         self.thread_ids: dict[str, None] = {}  # in order; a dict: 25,000 resumed runs stay linear
-        self.last_thread = ""  # the last key of thread_ids ("" before any)
-        self.thread_usage: dict[str, Usage] = {}
+        #: the thread of the process run being read: the id of the last thread.started that
+        #: named one ("" before any), whether first seen there or resumed
+        self.current_thread = ""
+        #: each thread's running total, the last one read: (input, output, cache read, cache
+        #: write, reasoning), the fields of its ``Usage``
+        self.thread_usage: dict[str, tuple[int | None, ...]] = {}
         self.noted_runs: set[str] = set()  # the record types whose resumed runs are noted
         self.legacy_usage: Usage | None = None
         self.last_message: str | None = None
@@ -164,6 +175,7 @@ class _ExecRun:
         #: the highest ``item_N`` number of the current process run (-1: none yet)
         self.max_item = -1
         self.last_item: str | None = None  # the id item_sequence saw last
+        self.next_item = "item_0"  # the id that continues the sequence (item_{max_item + 1})
         self.rereader = _LineRereader(b.path)
         #: item records with a duplicate "id" key: (first line, first value, last value, count)
         self.duplicate_ids: tuple[int, str, str, int] | None = None
@@ -229,9 +241,8 @@ class _ExecRun:
         if self.thread_usage:
             # the threads' totals summed, field by field (what _add_usage gives, one object)
             sums: list[int | None] = [None] * 5
-            for u in self.thread_usage.values():
-                for i, v in enumerate((u.input_tokens, u.output_tokens, u.cache_read_tokens,
-                                       u.cache_write_tokens, u.reasoning_tokens)):
+            for fields in self.thread_usage.values():
+                for i, v in enumerate(fields):
                     if v is not None:
                         got = sums[i]
                         sums[i] = v if got is None else got + v
@@ -280,10 +291,12 @@ class _ExecRun:
             self.b.damaged(line, f"item ids jump from item_{self.max_item} to {iid}: {gap} item record(s) "
                            "missing", None)
         self.max_item = max(self.max_item, n)
+        self.next_item = _item_id_after(self.max_item)
 
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
         self.max_item = -1
         self.last_item = None
+        self.next_item = "item_0"
         self.run += 1
         tid = _str(r.get("thread_id")) or _str(r.get("session_id"))
         if tid is not None:
@@ -291,7 +304,7 @@ class _ExecRun:
                 self.b.session_id = tid
             if tid not in self.thread_ids:
                 self.thread_ids[tid] = None
-                self.last_thread = tid
+            self.current_thread = tid
         if self.run > 1 and r["type"] not in self.noted_runs:
             self.noted_runs.add(r["type"])
             self.b.note(
@@ -309,16 +322,31 @@ class _ExecRun:
         self.open.clear()
 
     def turn_completed(self, line: int, r: dict[str, Any]) -> None:
-        self._close_turn()
-        u = _openai_usage(r.get("usage"))
+        if self.open:
+            self._close_turn()
+        # The usage is the thread's running total: the last one per thread wins, credited to the
+        # thread of this process run (a resumed earlier thread too).
+        d = r.get("usage")
+        if type(d) is dict:
+            # the common case, once per turn: plain counts (what _openai_usage reads, with nothing
+            # for unusable_usage to note), kept as the fields of a Usage made at the end
+            get = d.get
+            inp, cached, out = get("input_tokens"), get("cached_input_tokens"), get("output_tokens")
+            write, reasoning = get("cache_write_input_tokens"), get("reasoning_output_tokens")
+            if (type(inp) is int and type(cached) is int and type(out) is int
+                    and 0 <= inp < _MAX_COUNT and 0 <= cached < _MAX_COUNT and 0 <= out < _MAX_COUNT
+                    and (write is None or (type(write) is int and 0 <= write < _MAX_COUNT))
+                    and (reasoning is None or (type(reasoning) is int and 0 <= reasoning < _MAX_COUNT))):
+                self.thread_usage[self.current_thread] = (max(inp - cached, 0), out, cached, write, reasoning)
+                return
+        u = _openai_usage(d)
         if u is None:
             if "usage" in r:
                 self.b.skip("turn.completed usage that is not a token-usage object")
             return
-        self.b.unusable_usage(r.get("usage"), OPENAI_USAGE_KEYS, line)
-        # The usage is the thread's running total: the last one per thread wins.
-        thread = self.last_thread  # the last thread id first seen (the dict's last key)
-        self.thread_usage[thread] = u
+        self.b.unusable_usage(d, OPENAI_USAGE_KEYS, line)
+        self.thread_usage[self.current_thread] = (u.input_tokens, u.output_tokens, u.cache_read_tokens,
+                                                  u.cache_write_tokens, u.reasoning_tokens)
 
     def turn_failed(self, line: int, r: dict[str, Any]) -> None:
         self._close_turn()
@@ -376,8 +404,14 @@ class _ExecRun:
         if not isinstance(item, dict):
             b.damaged(line, f"{ev} without an item object", item)
             return
-        if item.get("id") != self.last_item:  # the same item again: nothing new (item_sequence)
-            self.item_sequence(line, item)
+        iid = item.get("id")
+        if iid != self.last_item:  # the same item again: nothing new (item_sequence)
+            if iid == self.next_item:  # the next in the sequence: what item_sequence concludes
+                self.last_item = iid
+                n = self.max_item = self.max_item + 1
+                self.next_item = _item_id_after(n)
+            else:
+                self.item_sequence(line, item)
         kind = item.get("type")
         if not isinstance(kind, str):
             kind = item.get("item_type")  # intermediate shape (Sep 2025)
@@ -432,21 +466,22 @@ class _ExecRun:
             b.damaged(line, "mcp_tool_call item without a server and tool name", item)
         if kind == "collab_tool_call":
             self.collab(line, item, native, ev == "item.completed")
-        if b.call_info(key) is None:
-            b.call(key, id=native, name=name, kind=ckind, arguments=args, line=line, server=server, tool=tool)
+        c = b.call_info(key)
+        if c is None:
+            b._call(key, native, name, ckind, args, line, None, server, tool, None, None, None)
             self.open[key] = None
         elif unnamed:  # a damaged later version does not rename the call
-            b.update_call(key, arguments=args)
+            c.arguments = args
         else:
             # The latest version of the item is authoritative; the first event kept its order.
-            b.update_call(key, name=name, kind=ckind, arguments=args, server=server, tool=tool)
+            c.name, c.kind, c.arguments, c.server, c.tool = name, ckind, args, server, tool
         if ev != "item.completed":
             return
         text, raw, is_error, exit_code = _tool_item_result(kind, item)
         st = _status(item.get("status"))
         if st == "completed" and is_error:
             st = "failed"
-        b.result(key, text=text, line=line, raw=raw, is_error=is_error, exit_code=exit_code, status=st)
+        b._result(key, text, line, raw, is_error, exit_code, st, None)
         self.done.add(key)
         self.open.pop(key, None)
 
