@@ -200,8 +200,9 @@ class TranscriptBuilder:
         #: for each error, how many steps were recorded before it (what follows it in the run)
         self._error_steps: list[int] = []
         self._steps: list[Any] = []  # Message | Thinking | _Call, in file order
-        #: the places of the calls in ``_steps``, in order
+        #: the places of the calls in ``_steps`` and their keys, in order
         self._call_steps: list[int] = []
+        self._call_keys: list[str] = []
         #: the last assistant text of every agent (None = the main agent), and the step of the
         #: main agent's last assistant text that is no meta message and not blank (-1: none)
         self._last_text: dict[str | None, str] = {}
@@ -323,6 +324,7 @@ class TranscriptBuilder:
                   agent_id, started_at, None, status)
         self._calls[key] = c
         self._call_steps.append(len(steps))
+        self._call_keys.append(key)
         steps.append(c)
         if raw_arguments is not None and not arguments:
             self.unreadable_arguments.append(line)
@@ -524,9 +526,14 @@ class TranscriptBuilder:
             "kept as raw_arguments; a claim that no call with some arguments was made is INCONCLUSIVE on them")]
 
     def build(self, stats: ReadStats) -> Transcript:
+        """The transcript. A builder builds once: its calls in the making become the model's
+        (each is freed as its ``ToolCall`` is made, so that both never fill memory at once), and
+        ``call_info`` knows none of them afterwards."""
         # the messages and thinking blocks are the model's already: only the calls are made
         # here (their results came after them), in their places
-        steps: list[Any] = self._steps[:]
+        steps: list[Any] = self._steps
+        calls = self._calls
+        keys = self._call_keys
         main_calls: list[ToolCall] = []
         by_agent: dict[str, list[ToolCall]] = {}
         unanswered: list[str] = []
@@ -539,6 +546,8 @@ class TranscriptBuilder:
         path = self.path
         for n_calls, i in enumerate(self._call_steps):
             s = steps[i]
+            if calls.get(keys[n_calls]) is s:  # a key reused (reuse_answered) holds its latest call
+                del calls[keys[n_calls]]
             # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
             tc = _tool_call(s.id, s.name, s.kind, s.arguments, _tnew(Location, (path, s.line)), n_calls, i,
                             s.status, s.result, s.server, s.tool, s.raw_arguments, s.parent_id, s.agent_id,
@@ -552,6 +561,7 @@ class TranscriptBuilder:
             if tc.result is None and tc.status not in ("completed", "unrecorded"):  # tc.unanswered
                 unanswered.append(tc.id)
         main_act_step = max(main_text_step, main_call_step)
+        self._call_keys = []
 
         if not self.final_response_set:
             self.final_response = last_text.get(None, self.final_response)

@@ -429,6 +429,7 @@ class Source:
         # verdict on that line. Both give the same records and the same issues.
         line_one = self._line
         run = self._run
+        decode = self._raw_decode
         n = 0
         ended = True  # the last line ended with a newline
         try:
@@ -441,11 +442,25 @@ class Source:
                 got: list[Record] = []
                 if len(chunk) > _RUN_AVERAGE * count or _MARK in chunk:
                     # long lines: a decoder call per line costs little beside their text; and the
-                    # separator of a run must be ours alone
+                    # separator of a run must be ours alone. A line that decodes to an object that
+                    # ends where the line ends is what _line returns for it, without its frame;
+                    # any other goes to _line, which decides as before
+                    kept = 0
                     for i, raw in enumerate(lines, n + 1):
+                        try:
+                            text = raw.decode("utf-8")
+                            obj, end = decode(text)
+                        except (ValueError, RecursionError):
+                            obj = None
+                        else:
+                            if end == len(text) and type(obj) is dict:
+                                got.append((i, obj))
+                                kept += 1
+                                continue
                         obj = line_one(i, raw)
                         if obj is not None:
                             got.append((i, obj))
+                    st.records += kept
                 elif chunk[:1] == b"{" and chunk.count(b"\n{") + 1 == count + (not ended):
                     # every line is an object line (the common case): runs, no look at each line
                     for start in range(0, count, _RUN_LINES):

@@ -485,7 +485,7 @@ class Transcript:
 
     def __attrs_post_init__(self) -> None:
         # Indexes are built once, so that later checks never rescan the steps per call.
-        all_calls = tuple(s for s in self.steps if isinstance(s, ToolCall))
+        all_calls = tuple([s for s in self.steps if isinstance(s, ToolCall)])  # a list first: no generator step
         by_name: dict[str, list[ToolCall]] = {}
         by_id: dict[str, ToolCall] = {}
         for c in self.tool_calls:
