@@ -330,6 +330,26 @@ def test_turn_usage_is_read_as_the_usage_reader_reads_it(usage: dict[str, Any]) 
     assert t.usage_partial == b.usage_partial
 
 
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(
+    st.sampled_from(["input_tokens", "cached_input_tokens", "output_tokens", "cache_write_input_tokens",
+                     "reasoning_output_tokens", "other"]),
+    _COUNT, max_size=6,
+))
+def test_plain_usage_is_what_the_usage_reader_gives_with_nothing_to_note(usage: dict[str, Any]) -> None:
+    # the shortcut of turn.completed and token_count: taken only where the long way agrees
+    from agenteval_assert._parsers._codex._shared import OPENAI_USAGE_KEYS, _openai_usage, _plain_usage
+    from agenteval_assert.model import Usage
+
+    plain = _plain_usage(usage)
+    if plain is None:
+        return
+    assert _openai_usage(usage) == Usage(*plain)
+    b = TranscriptBuilder("<memory>", "codex-rollout", "codex")
+    b.unusable_usage(usage, OPENAI_USAGE_KEYS, 1)
+    assert not b.notes and not b.usage_partial
+
+
 def test_cumulative_usage_real_resume_file(corpus: Path) -> None:
     path = corpus / "codex-exec-json/untether-0.157.1-resume-cumulative-usage.jsonl"
     last = [r for r in raw_records(path) if r["type"] == "turn.completed"][-1]["usage"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..._builder import _MAX_COUNT, TranscriptBuilder
+from ..._builder import TranscriptBuilder
 from ..._reader import Record, Shape
 from ...model import Usage
 from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments, types_in
@@ -20,6 +20,7 @@ from ._shared import (
     _mcp_name,
     _mcp_outcome,
     _openai_usage,
+    _plain_usage,
     _status,
     _str,
 )
@@ -327,18 +328,10 @@ class _ExecRun:
         # The usage is the thread's running total: the last one per thread wins, credited to the
         # thread of this process run (a resumed earlier thread too).
         d = r.get("usage")
-        if type(d) is dict:
-            # the common case, once per turn: plain counts (what _openai_usage reads, with nothing
-            # for unusable_usage to note), kept as the fields of a Usage made at the end
-            get = d.get
-            inp, cached, out = get("input_tokens"), get("cached_input_tokens"), get("output_tokens")
-            write, reasoning = get("cache_write_input_tokens"), get("reasoning_output_tokens")
-            if (type(inp) is int and type(cached) is int and type(out) is int
-                    and 0 <= inp < _MAX_COUNT and 0 <= cached < _MAX_COUNT and 0 <= out < _MAX_COUNT
-                    and (write is None or (type(write) is int and 0 <= write < _MAX_COUNT))
-                    and (reasoning is None or (type(reasoning) is int and 0 <= reasoning < _MAX_COUNT))):
-                self.thread_usage[self.current_thread] = (max(inp - cached, 0), out, cached, write, reasoning)
-                return
+        plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
+        if plain is not None:
+            self.thread_usage[self.current_thread] = plain
+            return
         u = _openai_usage(d)
         if u is None:
             if "usage" in r:

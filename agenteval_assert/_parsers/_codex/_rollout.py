@@ -27,6 +27,7 @@ from ._shared import (
     _join_output,
     _mcp_outcome,
     _openai_usage,
+    _plain_usage,
     _status,
     _str,
 )
@@ -136,7 +137,8 @@ class _RolloutRun:
         self.b = b
         self.models: list[str] = []
         self.turns = 0
-        self.usage: Usage | None = None
+        #: the last total: a Usage, or the fields of one (plain counts: made at the end)
+        self.usage: Usage | tuple[int | None, ...] | None = None
         self.last_assistant: str | None = None
         self.last_event_agent: str | None = None
         self.task_complete: str | None = None
@@ -216,7 +218,7 @@ class _RolloutRun:
             if len(self.models) > 1:
                 b.metadata["models"] = list(self.models)
         if self.usage is not None:
-            b.usage = self.usage
+            b.usage = self.usage if isinstance(self.usage, Usage) else Usage(*self.usage)
             b.usage_mode = "cumulative (thread total)"
         if self.turns:
             b.metadata["turns"] = self.turns
@@ -313,10 +315,7 @@ class _RolloutRun:
             kind = "web_search"
         key = cid if cid is not None else f"@{line}"
         native = cid if cid is not None else f"line:{line}"
-        if not b.call(
-            key, id=native, name=name, kind=kind, arguments=args, line=line,
-            raw_arguments=raw_args, server=server, tool=tool, started_at=ts,
-        ):
+        if not b._call(key, native, name, kind, args, line, raw_args, server, tool, None, None, ts):
             b.skip(f"{t} repeating a known call_id")
             return
         if t == "web_search_call":
@@ -345,7 +344,7 @@ class _RolloutRun:
         elif code is None and not is_error and not (isinstance(raw, dict) and "success" in raw):
             # no exit code, no success flag, no end event (yet): how it went is not recorded
             status = "unrecorded"
-        if b.result(cid, text=text, line=line, raw=raw, is_error=is_error, exit_code=code, status=status, ended_at=ts):
+        if b._result(cid, text, line, raw, is_error, code, status, ts) is not None:
             self.answered.add(cid)
             self.open.pop(cid, None)
 
@@ -359,6 +358,10 @@ class _RolloutRun:
             return
         if t == "token_count":
             info = p.get("info")
+            plain = _plain_usage(_dict(info).get("total_token_usage"))
+            if plain is not None:  # the common case: no Usage made per event
+                self.usage = plain
+                return
             u = _openai_usage(_dict(info).get("total_token_usage"))
             if u is None:
                 b.skip("token_count without usage (rate limits only)")

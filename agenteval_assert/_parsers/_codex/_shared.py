@@ -63,6 +63,28 @@ def _openai_usage(d: Any) -> Usage | None:
     )
 
 
+#: token counts at or above this are no counts (``TranscriptBuilder.unusable_usage``)
+_MAX = 1 << 63
+
+
+def _plain_usage(d: Any) -> tuple[int, int, int, int | None, int | None] | None:
+    """The fields of ``_openai_usage(d)`` (input, output, cache read, cache write, reasoning)
+    when *d* holds plain counts, the common case (input, cached input and output tokens, and the
+    other two absent or counts): nothing then for ``TranscriptBuilder.unusable_usage`` to note.
+    ``None`` for anything else (then ask ``_openai_usage`` and ``unusable_usage``)."""
+    if type(d) is not dict:
+        return None
+    get = d.get
+    inp, cached, out = get("input_tokens"), get("cached_input_tokens"), get("output_tokens")
+    write, reasoning = get("cache_write_input_tokens"), get("reasoning_output_tokens")
+    if (type(inp) is int and type(cached) is int and type(out) is int
+            and 0 <= inp < _MAX and 0 <= cached < _MAX and 0 <= out < _MAX
+            and (write is None or (type(write) is int and 0 <= write < _MAX))
+            and (reasoning is None or (type(reasoning) is int and 0 <= reasoning < _MAX))):
+        return max(inp - cached, 0), out, cached, write, reasoning
+    return None
+
+
 def _add_usage(a: Usage, b: Usage) -> Usage:
     def add(x: int | None, y: int | None) -> int | None:
         return None if x is None and y is None else (x or 0) + (y or 0)
