@@ -263,7 +263,7 @@ class TranscriptBuilder:
         if role == "assistant" and text:
             # what build() needs of the messages, taken here: no pass over every step there
             self._last_text[agent_id] = text
-            if agent_id is None and not meta and text.strip():
+            if agent_id is None and not meta and not text.isspace():  # text.strip(), without a copy
                 self._main_text_step = len(steps)
         steps.append(_message(role, text, _tnew(Location, (self.path, line)), len(steps), agent_id, meta, skill))
 
@@ -309,10 +309,18 @@ class TranscriptBuilder:
               agent_id: str | None, started_at: str | None) -> bool:
         """``call`` for the built-in parsers: positional, a pending call, no ``reuse_answered``
         (one call per tool_use or item: tens of thousands in a 100 MB log)."""
-        if key in self._calls:
+        calls = self._calls
+        if key in calls:
             return False
-        self._new_call(key, id, name, kind, arguments, line, raw_arguments, server, tool, parent_id, agent_id,
-                       started_at, "pending")
+        steps = self._steps  # _new_call, inline
+        c = _Call(id, name, kind, arguments, line, len(steps), raw_arguments, server, tool, parent_id,
+                  agent_id, started_at, None, "pending")
+        calls[key] = c
+        self._call_steps.append(len(steps))
+        self._call_keys.append(key)
+        steps.append(c)
+        if raw_arguments is not None and not arguments:
+            self.unreadable_arguments.append(line)
         return True
 
     def _new_call(self, key: str, id: str, name: str, kind: str, arguments: dict[str, Any], line: int,

@@ -487,11 +487,9 @@ class Transcript:
         # Indexes are built once, so that later checks never rescan the steps per call.
         all_calls = tuple([s for s in self.steps if isinstance(s, ToolCall)])  # a list first: no generator step
         by_name: dict[str, list[ToolCall]] = {}
-        by_id: dict[str, ToolCall] = {}
         for c in self.tool_calls:
             by_name.setdefault(c.name, []).append(c)
-        for c in all_calls:
-            by_id.setdefault(c.id, c)
+        by_id: dict[str, ToolCall] = {c.id: c for c in reversed(all_calls)}  # the first call of an id wins
         object.__setattr__(self, "_by_name", _freeze_index(by_name))
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
         object.__setattr__(self, "_all_calls", all_calls)
@@ -551,8 +549,18 @@ class Transcript:
     def action_count(self, *, include_subagents: bool = True) -> int:
         """The agent's actions: assistant messages, thinking blocks and tool calls (user and
         system messages are not actions). The steps ``check_budget(max_steps=...)`` counts."""
-        return sum(1 for s in self.steps if (include_subagents or s.agent_id is None) and (
-            isinstance(s, (ToolCall, Thinking)) or (isinstance(s, Message) and s.role == "assistant")))
+        n = 0
+        for s in self.steps:
+            if not include_subagents and s.agent_id is not None:
+                continue
+            cls = type(s)  # the model's own classes first, without an isinstance call per step
+            if cls is ToolCall or cls is Thinking:
+                n += 1
+            elif cls is Message:
+                n += s.role == "assistant"  # type: ignore[union-attr]  # a Message
+            elif isinstance(s, (ToolCall, Thinking)) or (isinstance(s, Message) and s.role == "assistant"):
+                n += 1
+        return n
 
     def messages(self, role: Role | None = None, *, include_meta: bool = False) -> Iterator[Message]:
         """The main agent's messages, optionally of one role."""

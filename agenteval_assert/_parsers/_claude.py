@@ -374,7 +374,6 @@ class _Claude:
         line: int,
         rec: dict[str, Any],
         msg: dict[str, Any],
-        *,
         agent_id: str | None,
         parent_id: str | None,
         ts: str | None,
@@ -451,7 +450,7 @@ class _Claude:
             elif bt == "redacted_thinking":
                 b.skip("redacted thinking block")
             elif bt in ("tool_use", "server_tool_use"):
-                self.call(line, i, block, agent_id=agent_id, parent_id=parent_id, ts=ts)
+                self.call(line, i, block, agent_id, parent_id, ts)
             elif isinstance(bt, str) and bt.endswith("_tool_result") and "tool_use_id" in block:
                 # server tool results (web_search_tool_result...) live in the assistant message
                 self.tool_result(line, block, None, ts=ts)
@@ -467,7 +466,6 @@ class _Claude:
         line: int,
         index: int,
         block: dict[str, Any],
-        *,
         agent_id: str | None,
         parent_id: str | None,
         ts: str | None,
@@ -533,7 +531,7 @@ class _Claude:
             # the common case: one tool_result block (what the loop below does with it alone)
             block = content[0]
             if type(block) is dict and block.get("type") == "tool_result":
-                self.tool_result(line, block, payload, ts=ts)
+                self.tool_result(line, block, payload, ts)
                 return
         texts: list[str] = []
         results: list[dict[str, Any]] = []
@@ -582,7 +580,7 @@ class _Claude:
         self.pending_command = m.group(1) if m else None
         return None
 
-    def tool_result(self, line: int, block: dict[str, Any], payload: Any, *, ts: str | None) -> None:
+    def tool_result(self, line: int, block: dict[str, Any], payload: Any, ts: str | None) -> None:
         b = self.b
         tid = block.get("tool_use_id")
         if not isinstance(tid, str) or not tid:
@@ -732,7 +730,7 @@ class ClaudeStreamJsonParser:
                             description=_nonempty(rec.get("task_description")),
                         )
                 if t == "assistant":
-                    st.assistant(line, rec, msg, agent_id=ptid, parent_id=ptid, ts=ts)
+                    st.assistant(line, rec, msg, ptid, ptid, ts)
                 else:
                     meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True or rec.get("isMeta") is True
                     st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta,
@@ -1118,7 +1116,7 @@ class ClaudeSessionParser:
                 if agent_id is not None:
                     st.declare_subagent(agent_id, parent)
                 if t == "assistant":
-                    st.assistant(line, rec, msg, agent_id=agent_id, parent_id=parent, ts=ts)
+                    st.assistant(line, rec, msg, agent_id, parent, ts)
                 else:
                     meta = rec.get("isMeta") is True or rec.get("isCompactSummary") is True
                     if rec.get("isCompactSummary") is True:

@@ -49,6 +49,7 @@ _ENDS: dict[str, bool] = {
 _NATIVE_ID_PREFIXES = ("item_", "itm_")
 #: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
 _ITEM_IDS = [f"item_{n}" for n in range(4096)]
+_LAST_ITEM_ID = len(_ITEM_IDS) - 2  # the last n whose item_{n + 1} is in _ITEM_IDS
 
 
 def _item_id_after(n: int) -> str:
@@ -402,10 +403,23 @@ class _ExecRun:
             if iid == self.next_item:  # the next in the sequence: what item_sequence concludes
                 self.last_item = iid
                 n = self.max_item = self.max_item + 1
-                self.next_item = _item_id_after(n)
+                self.next_item = _ITEM_IDS[n + 1] if n < _LAST_ITEM_ID else f"item_{n + 1}"
             else:
                 self.item_sequence(line, item)
         kind = item.get("type")
+        if ev == "item.completed" and (kind == "agent_message" or kind == "reasoning"):
+            # the common text items, what the lines below do with them
+            text = item.get("text")
+            if not isinstance(text, str):
+                text = content_text(text)
+            if kind == "agent_message":
+                b.message("assistant", text, line)
+                self.last_message = text
+            elif text:
+                b.thinking(text, line)
+            else:
+                b.skip("reasoning item with no text")
+            return
         if not isinstance(kind, str):
             kind = item.get("item_type")  # intermediate shape (Sep 2025)
         if not isinstance(kind, str):
