@@ -39,3 +39,38 @@ def test_undecodable_arguments_are_refused_as_json_loads_refuses_them() -> None:
         assert repr(args) == repr(decoded if isinstance(decoded, dict) else {"value": decoded})  # repr: NaN
 
     same_verdict()
+
+
+def test_the_builders_fast_makers_make_what_the_classes_make() -> None:
+    # the builder stores the fields of its steps slot by slot (no attrs __init__): the object is
+    # the one the class makes, field for field, and behaves as one (repr, pickle, evolve, frozen)
+    import pickle
+
+    import pytest
+
+    from agenteval_assert import _builder
+    from agenteval_assert.model import Location, Message, Thinking, ToolResult
+
+    loc = Location("f.jsonl", 3)
+    res = ToolResult("out", {"x": 1}, False, 0, loc)
+    cases = [
+        (_builder._message, Message, ("assistant", "hi", loc, 0, "agent-1", True, "skill")),
+        (_builder._thinking, Thinking, ("hmm", loc, 1, None)),
+        (_builder._tool_result, ToolResult, ("out", {"x": 1}, True, 2, loc)),
+        (_builder._tool_call, ToolCall, ("toolu_1", "Bash", "shell", {"command": "ls"}, loc, 0, 2, "completed", res,
+                                         None, None, None, "p", "a", "t0", "t1")),
+    ]
+    for make, cls, values in cases:
+        made, direct = make(*values), cls(*values)
+        assert type(made) is cls
+        assert attrs.asdict(made, recurse=False) == attrs.asdict(direct, recurse=False)
+        assert repr(made) == repr(direct)
+        back = pickle.loads(pickle.dumps(made))
+        assert attrs.asdict(back) == attrs.asdict(made)  # nested results compare by identity: as dicts
+        first = attrs.fields(cls)[0].name
+        assert getattr(attrs.evolve(made, **{first: values[0]}), first) == values[0]
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(made, first, values[0])
+        # what makes the shortcut the class's own __init__: nothing but stores in it
+        assert not hasattr(cls, "__attrs_post_init__")
+        assert all(f.validator is None and f.converter is None and f.init for f in attrs.fields(cls))
