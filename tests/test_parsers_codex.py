@@ -338,7 +338,11 @@ def test_turn_usage_is_read_as_the_usage_reader_reads_it(usage: dict[str, Any]) 
 ))
 def test_plain_usage_is_what_the_usage_reader_gives_with_nothing_to_note(usage: dict[str, Any]) -> None:
     # the shortcut of turn.completed and token_count: taken only where the long way agrees
-    from agenteval_assert._parsers._codex._shared import OPENAI_USAGE_KEYS, _openai_usage, _plain_usage
+    from agenteval_assert._parsers._codex._shared import (
+        OPENAI_USAGE_KEYS,
+        _openai_usage,
+        _plain_usage,
+    )
     from agenteval_assert.model import Usage
 
     plain = _plain_usage(usage)
