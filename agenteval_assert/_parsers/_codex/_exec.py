@@ -300,7 +300,9 @@ class _ExecRun:
         self.last_item = None
         self.next_item = "item_0"
         self.run += 1
-        tid = _str(r.get("thread_id")) or _str(r.get("session_id"))
+        tid = r.get("thread_id")
+        if not isinstance(tid, str) or not tid:  # _str(thread_id) or _str(session_id)
+            tid = _str(r.get("session_id")) if "session_id" in r else None
         if tid is not None:
             if self.b.session_id is None:
                 self.b.session_id = tid
