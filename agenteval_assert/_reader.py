@@ -52,6 +52,7 @@ _RUN_AVERAGE = 400
 #: The separator between the lines of a run: a string no chunk that uses it contains.
 _MARK = b'"\\u0000"'
 _MARK_VALUE = "\x00"
+_JUST_DICT = {dict}
 _RUN_OPEN, _RUN_SEP, _RUN_CLOSE = b"[", b"\n," + _MARK + b",", b"\n]"
 _NESTING = "JSON nested too deeply to read (deeper than the interpreter's recursion limit)"
 
@@ -517,7 +518,7 @@ class Source:
         if (arr is not None and end == len(text) and len(arr) == 2 * k - 1
                 and arr[1::2].count(_MARK_VALUE) == k - 1):
             objs = arr[0::2]
-            if all(type(obj) is dict for obj in objs):
+            if set(map(type, objs)) == _JUST_DICT:  # every element an object (no generator step per line)
                 self.stats.records += k
                 return list(zip(range(before + start + 1, before + stop + 1), objs, strict=True))
         got = []

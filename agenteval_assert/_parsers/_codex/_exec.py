@@ -458,7 +458,9 @@ class _ExecRun:
 
     def tool_item(self, ev: str, line: int, r: dict[str, Any], item: dict[str, Any], kind: str) -> None:
         b = self.b
-        iid = self._item_id(line, r, item)
+        iid = item.get("id")
+        if type(iid) is not str or not iid.startswith(_NATIVE_ID_PREFIXES):  # else _item_id gives it back
+            iid = self._item_id(line, r, item)
         if iid is None:
             if ev != "item.completed":
                 b.skip(f"{ev} of a {kind} item without id (cannot be paired; its item.completed counts)")
@@ -475,7 +477,7 @@ class _ExecRun:
             b.damaged(line, "mcp_tool_call item without a server and tool name", item)
         if kind == "collab_tool_call":
             self.collab(line, item, native, ev == "item.completed")
-        c = b.call_info(key)
+        c = b._calls.get(key)  # call_info
         if c is None:
             b._call(key, native, name, ckind, args, line, None, server, tool, None, None, None)
             self.open[key] = None
