@@ -622,7 +622,7 @@ class TranscriptBuilder:
             damaged=tuple(sorted(self.damaged_records, key=lambda i: i.line)),
             orphan_lines=tuple(sorted(set(self.orphan_lines))),
         )
-        return Transcript(
+        t = Transcript(
             path=self.path,
             format=self.format,
             agent=self.agent,
@@ -642,6 +642,8 @@ class TranscriptBuilder:
             run_error=run_error,
             usage_partial=self.usage_partial,
         )
+        self._steps = []  # the model holds its steps: the builder's list of them is freed
+        return t
 
     def _final_answer(self, steps: list[Step], text_step: int, call_step: int) -> str | None:
         """The main agent's answer after its last call (see ``Transcript.final_answer``)."""
