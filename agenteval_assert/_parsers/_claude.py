@@ -1106,9 +1106,21 @@ class ClaudeSessionParser:
                 if not isinstance(msg, dict):
                     b.damaged(line, f"{t} record without a message object", msg)
                     continue
-                st.envelope(rec)
-                ts = st.timestamp(rec)
-                agent_id = st.agent_of(rec)
+                if b.session_id is not None and st.envelopes >= 100:
+                    v = rec.get("version")  # what st.envelope still looks at, inline
+                    if isinstance(v, str) and v and v not in st.versions:
+                        st.versions.append(v)
+                else:
+                    st.envelope(rec)
+                ts = rec.get("timestamp")  # st.timestamp, inline
+                if isinstance(ts, str) and ts:
+                    if st.first_ts is None:
+                        st.first_ts = ts
+                    st.last_ts = ts
+                else:
+                    ts = None
+                # st.agent_of: once the file's agent is decided, a line off the sidechain is the main agent's
+                agent_id = None if st.decided and rec.get("isSidechain") is not True else st.agent_of(rec)
                 if agent_id is not None and agent_id in st.agent_parent:
                     parent: str | None = st.agent_parent[agent_id]
                 else:
