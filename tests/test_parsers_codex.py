@@ -894,3 +894,23 @@ def test_exec_parser_is_total_from_a_file(records: list[dict[str, Any]]) -> None
         f = Path(d) / "t.jsonl"
         f.write_text(jsonl(*records))
         assert isinstance(load(f, format="codex-exec"), Transcript)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(
+    st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+                 lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=3), kids, max_size=3),
+                 max_leaves=8).map(json.dumps),
+    st.text(alphabet='{}[]":, \t\n\r0123456789aeflnrstuNI\\', max_size=12),
+).map(lambda s: s if s[:1] in ("{", "[") else "{" + s))
+def test_the_nested_json_shortcut_gives_json_loads_verdict(text: str) -> None:
+    # rollout arguments and outputs: decoded without loads's blank scans, the same value or a fallback
+    from agenteval_assert._parsers._codex._shared import _decoded
+
+    got = _decoded(text)
+    try:
+        expected = json.loads(text)
+    except (ValueError, RecursionError):
+        assert got is None
+        return
+    assert repr(got) == repr(expected)  # repr: NaN

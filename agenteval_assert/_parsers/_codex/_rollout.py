@@ -22,6 +22,7 @@ from .._common import (
 )
 from ._shared import (
     OPENAI_USAGE_KEYS,
+    _decoded,
     _dict,
     _exit_code_from_text,
     _join_output,
@@ -111,10 +112,12 @@ def _rollout_output(out: Any) -> tuple[str, Any, int | None, bool]:
     """``(text, raw, exit_code, is_error)`` of a ``function_call_output.output``."""
     if isinstance(out, str):
         if out[:1] in ("{", "[") and not not_json(out):
-            try:
-                dec = json.loads(out)
-            except (ValueError, RecursionError):
-                dec = None
+            dec = _decoded(out)  # json.loads, without its scans for blanks, when the text decodes whole
+            if dec is None:
+                try:
+                    dec = json.loads(out)
+                except (ValueError, RecursionError):
+                    dec = None
             if isinstance(dec, dict) and isinstance(dec.get("output"), str):
                 # 0.40: {"output": "...", "metadata": {"exit_code": 0, "duration_seconds": 0.0}}
                 code = as_int(_dict(dec.get("metadata")).get("exit_code"))
@@ -296,7 +299,12 @@ class _RolloutRun:
             ns = _str(p.get("namespace"))
             if ns and not name.startswith(ns):
                 name = f"{ns}__{name}"
-            args, raw_args = decode_arguments(p.get("arguments"))
+            arguments = p.get("arguments")
+            decoded = _decoded(arguments) if type(arguments) is str and arguments[:1] == "{" else None
+            if type(decoded) is dict:  # what decode_arguments gives for a JSON object's text
+                args = decoded
+            else:
+                args, raw_args = decode_arguments(arguments)
             server, tool = split_mcp_name(name)
             kind = tool_kind(name)
         elif t == "custom_tool_call":

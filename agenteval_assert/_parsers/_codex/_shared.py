@@ -63,6 +63,23 @@ def _openai_usage(d: Any) -> Usage | None:
     )
 
 
+#: ``json.loads``'s own decoder (constants accepted), called without ``loads``'s two whitespace
+#: scans: a text that starts with ``{`` or ``[`` has no leading blank (``_decoded``)
+_raw_decode = json.JSONDecoder().raw_decode
+
+
+def _decoded(text: str) -> Any:
+    """``json.loads(text)`` for a *text* that starts with ``{`` or ``[`` and decodes whole, else
+    ``None``: then ask ``json.loads`` (it decides: this only saves its scans for blanks)."""
+    try:
+        value, end = _raw_decode(text)
+    except (ValueError, RecursionError):
+        return None
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        return None
+    return value
+
+
 #: token counts at or above this are no counts (``TranscriptBuilder.unusable_usage``)
 _MAX = 1 << 63
 
