@@ -271,6 +271,72 @@ def test_retries_found_through_the_probes_are_the_retries_of_every_call(
     assert _recoveries(failed, pool, same_args=same_args, memo={}) == expected
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Bash", "Read", "Edit"]),
+                          st.dictionaries(st.sampled_from(["command", "path", 1]), _ARG, max_size=2),
+                          st.booleans(), st.booleans()), max_size=14),
+       st.integers(min_value=0, max_value=13))
+@example([("Bash", {"command": "x"}, True, True), ("Bash", {"command": "x"}, False, True),
+          ("Bash", {"command": "x"}, False, False)], 0)
+def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
+        calls: list[tuple[str, dict[Any, Any], bool, bool]], skip: int) -> None:
+    """The candidates kept by ``CallIndex.retry_walks`` for a set of failed calls serve another
+    check with another idea of success (no_tool_errors, then failures_not_reported): each finds
+    what ``_recoveries`` finds alone, and what keying every call finds; another set of failed
+    calls gets its own candidates."""
+    from agenteval_assert.checks._common import _recoveries
+
+    t = T().user("go")
+    for name, args, error, answered in calls:
+        t.call(name, args=args, error=error, answered=answered)
+    pool = _transcript_calls(t.say("done").done())
+    failed = [c for c in pool if c.is_error]
+    ids = {c.index for c in failed}
+    not_failed = lambda d: d.result is not None and d.index not in ids
+    try:
+        expected = [_recoveries_of_every_call(failed, pool), _recoveries_of_every_call(failed, pool, ok=not_failed)]
+        fewer = [c for i, c in enumerate(failed) if i != skip]
+        expected_fewer = _recoveries_of_every_call(fewer, pool)
+    except TypeError:  # {1: x, "a": y}: canonical JSON cannot sort the keys; no key either
+        return
+    walks: dict[tuple[int, ...], list[Any]] = {}
+    memo: dict[int, object] = {}
+    assert _recoveries(failed, pool, memo=memo, walks=walks) == expected[0]
+    assert _recoveries(failed, pool, ok=not_failed, memo=memo, walks=walks) == expected[1]
+    assert _recoveries(failed, pool, ok=not_failed) == expected[1]
+    assert len(walks) == (1 if failed else 0)
+    assert _recoveries(fewer, pool, memo=memo, walks=walks) == expected_fewer
+    assert _recoveries(fewer, pool) == expected_fewer
+    if failed:
+        assert walks[tuple(c.index for c in failed)] is walks[tuple(c.index for c in failed)]
+        assert all(d.name in {f.name for f in failed} for d in walks[tuple(c.index for c in failed)])
+
+
+def test_retry_checks_of_one_transcript_share_one_walk_and_keep_their_verdicts() -> None:
+    """no_tool_errors(ignore_recovered) and failures_not_reported look for the retries of the same
+    failures: the second reuses the first's candidates (one entry in the index), and both give
+    the results they give on a transcript of their own."""
+    def build() -> Transcript:
+        return (T().user("go")
+                .call("Bash", args={"command": "npm test"}, error=True, output="failed: 1")
+                .call("Read", args={"file_path": "/a"})
+                .call("Bash", args={"command": "npm test"}, output="ok")
+                .call("Bash", args={"command": "ls"}, error=True, output="permission denied")
+                .say("all done").done())
+
+    t = build()
+    first = c.check_no_tool_errors(t, ignore_recovered=True)
+    second = c.check_failures_not_reported_as_success(t)
+    walks = _index(t).retry_walks(True)
+    assert len(walks) == 1
+    alone = c.check_failures_not_reported_as_success(build())
+    assert (first.status, first.render(verbose=True)) == (c.check_no_tool_errors(build(), ignore_recovered=True).status,
+                                                          c.check_no_tool_errors(build(), ignore_recovered=True).render(verbose=True))
+    assert (second.status, second.render(verbose=True), second.to_dict()) == (alone.status, alone.render(verbose=True),
+                                                                              alone.to_dict())
+    assert first.status.value == "fail" and second.status.value == "fail"
+
+
 def _transcript_calls(t: Transcript) -> tuple[Any, ...]:
     return t.all_tool_calls
 

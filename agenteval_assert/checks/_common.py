@@ -602,48 +602,75 @@ def _recoveries(
     same_args: bool = True,
     ok: Callable[[ToolCall], bool] | None = None,
     memo: dict[int, object] | None = None,
+    walks: dict[tuple[int, ...], list[ToolCall]] | None = None,
 ) -> dict[int, ToolCall]:
     """For each failed call (by ``index``), the first later successful call of the same tool
-    (and the same arguments), in one pass over *pool*: O(n), never failures × calls."""
+    (and the same arguments), in one pass over *pool*: O(n), never failures × calls.
+
+    *walks* (``CallIndex.retry_walks``, only when *pool* is the index's pool and *failed* its
+    calls): the candidates of a set of failed calls, kept for the next check that looks for
+    the retries of the same failures."""
     if not failed:
         return {}
     succeeded = ok or (lambda d: d.result is not None and not d.is_error and d.outcome_recorded)
-    names = {f.name for f in failed}
-    # Walk backwards keeping the earliest success seen so far per key.
     waiting = {f.index for f in failed}
     next_ok: dict[tuple[str, object], ToolCall] = {}
     found: dict[int, ToolCall] = {}
+    if not same_args:
+        names = {f.name for f in failed}
+        for d in reversed(pool):
+            if d.name not in names:
+                continue
+            key: tuple[str, object] = (d.name, None)
+            if d.index in waiting and key in next_ok:
+                found[d.index] = next_ok[key]
+            if succeeded(d):
+                next_ok[key] = d
+        return found
+    wkey = tuple([f.index for f in failed]) if walks is not None else ()
+    cands = walks.get(wkey) if walks is not None else None
+    if cands is None:
+        cands = _retry_candidates(failed, pool, waiting)
+        if walks is not None:
+            walks[wkey] = cands
     known: dict[int, object] = memo if memo is not None else {}
-    probes = _probes(failed) if same_args else {}
-    # a tool whose failed calls have one set of text arguments: ``_probed`` inline for the
-    # calls whose values there are all text (the others go through ``_probed``)
-    single = {n: next(iter(bk.items())) for n, bk in probes.items() if bk is not None and len(bk) == 1}
-    only_text = _ONLY_TEXT.issuperset
-    for d in reversed(pool):
-        name = d.name
-        if name not in names:
-            continue
-        if same_args:
-            if d.index not in waiting:
-                one = single.get(name)
-                if one is not None:
-                    have = tuple(map(d.arguments.get, one[0]))
-                    if only_text(map(type, have)):
-                        if have not in one[1]:
-                            continue  # other texts: not these arguments
-                    elif not _probed(d, probes[name]):
-                        continue
-                elif not _probed(d, probes.get(name)):
-                    continue  # its arguments differ from every failed call's: it recovers none
-            k = known.get(d.index)  # the index's memo, read inline: this loop sees every call
-            key = (d.name, k if k is not None else _args_key(d, memo))
-        else:
-            key = (d.name, None)
+    for d in reversed(cands):
+        k = known.get(d.index)  # the index's memo, read inline: this loop sees every candidate
+        key = (d.name, k if k is not None else _args_key(d, memo))
         if d.index in waiting and key in next_ok:
             found[d.index] = next_ok[key]
         if succeeded(d):
             next_ok[key] = d
     return found
+
+
+def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], waiting: set[int]) -> list[ToolCall]:
+    """The calls of *pool* (in order) that ``_recoveries`` keys: the failed calls themselves,
+    and the calls of their tools that may have the arguments of one of them (``_probed``)."""
+    names = {f.name for f in failed}
+    probes = _probes(failed)
+    # a tool whose failed calls have one set of text arguments: ``_probed`` inline for the
+    # calls whose values there are all text (the others go through ``_probed``)
+    single = {n: next(iter(bk.items())) for n, bk in probes.items() if bk is not None and len(bk) == 1}
+    only_text = _ONLY_TEXT.issuperset
+    out: list[ToolCall] = []
+    for d in pool:
+        name = d.name
+        if name not in names:
+            continue
+        if d.index not in waiting:
+            one = single.get(name)
+            if one is not None:
+                have = tuple(map(d.arguments.get, one[0]))
+                if only_text(map(type, have)):
+                    if have not in one[1]:
+                        continue  # other texts: not these arguments
+                elif not _probed(d, probes[name]):
+                    continue
+            elif not _probed(d, probes.get(name)):
+                continue  # its arguments differ from every failed call's: it recovers none
+        out.append(d)
+    return out
 
 
 #: By tool name: for each set of text argument names (sorted), the values the failed calls of

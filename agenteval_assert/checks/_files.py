@@ -226,8 +226,9 @@ class _Folders:
             return "fresh" if c.arguments.get("run_in_background") is True else "persists"
         return "fresh" if self.agent in _FRESH or self.agent == "claude-code" else "unknown"
 
-    def start(self, c: ToolCall) -> Folder:
-        if self.mode(c) != "fresh":
+    def start(self, c: ToolCall, mode: Literal["persists", "fresh", "unknown"] | None = None) -> Folder:
+        """The folder *c* starts in (*mode*: ``self.mode(c)``, when the caller has it)."""
+        if (self.mode(c) if mode is None else mode) != "fresh":
             return self.by_agent.get(c.agent_id, self.home)
         for key in _FOLDER_KEYS:
             folder = c.arguments.get(key)
@@ -238,9 +239,12 @@ class _Folders:
                 return self.home.cd(folder)
         return self.home
 
-    def after(self, c: ToolCall, start: Folder, found: ShellFileEffects) -> None:
-        """Carry the folder *c* left its shell in to the next call of its agent."""
-        mode = self.mode(c)
+    def after(self, c: ToolCall, start: Folder, found: ShellFileEffects,
+              mode: Literal["persists", "fresh", "unknown"] | None = None) -> None:
+        """Carry the folder *c* left its shell in to the next call of its agent (*mode*:
+        ``self.mode(c)``, when the caller has it)."""
+        if mode is None:
+            mode = self.mode(c)
         if mode == "fresh" or c.status == "declined":
             return
         # "…reset to" first: the same answer, found faster than with the trailing space (a
@@ -372,11 +376,12 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
     for c in t.all_tool_calls:
-        if c.kind in ("file_read", "file_write", "file_edit"):
+        kind = c.kind
+        if kind == "file_read" or kind == "file_write" or kind == "file_edit":
             events.extend(_tool_events(c))
-        elif c.kind == "shell" and c.command:
-            text = c.command
-            start = folders.start(c)
+        elif kind == "shell" and (text := c.command):  # a property, computed on each read: once
+            mode = folders.mode(c)  # once for start() and after()
+            start = folders.start(c, mode)
             found: ShellFileEffects | None = None
             if "*** Begin Patch" not in text:
                 if start == folders.home:
@@ -393,7 +398,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                                 same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
                             found = ix.file_effects(text) if same else line_effects(script, start)
                         elsewhere[text, start] = found
-                folders.after(c, start, found)
+                folders.after(c, start, found, mode)
             ev, un = _shell_events(c, text, found, start, folders.home, forms)
             events.extend(ev)
             unknown.extend(un)

@@ -127,6 +127,7 @@ class CallIndex:
         "_evidence",
         "_failure_flags",
         "_kinds",
+        "_retry_walks",
         "_scripts",
         "_shell_calls",
         "_shell_texts",
@@ -150,6 +151,7 @@ class CallIndex:
         self._evidence: dict[int, Evidence] = {}
         self._errors: dict[bool, tuple[ToolCall, ...]] = {}
         self._failure_flags: bytearray | None = None
+        self._retry_walks: dict[bool, dict[tuple[int, ...], list[ToolCall]]] = {}
 
     # -- calls by name -------------------------------------------------------------------------
 
@@ -281,6 +283,16 @@ class CallIndex:
         if flags is None:
             flags = self._failure_flags = build(self.all_calls)
         return flags
+
+    def retry_walks(self, include_subagents: bool) -> dict[tuple[int, ...], list[ToolCall]]:
+        """For ``_common._recoveries`` over the whole pool: by the indexes of a set of failed
+        calls, the pool's calls that may be their retries (the walk's candidates do not depend on
+        what counts as a success, so checks that look for the retries of the same failures share
+        them)."""
+        got = self._retry_walks.get(include_subagents)
+        if got is None:
+            got = self._retry_walks[include_subagents] = {}
+        return got
 
     def own(self, c: ToolCall) -> bool:
         """*c* is this transcript's call (so the per-call tables, kept by ``index``, hold it)."""

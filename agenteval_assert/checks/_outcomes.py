@@ -111,7 +111,9 @@ def check_no_tool_errors(
     pool = _calls_matching(t, specs, include_subagents)
     bad = list(_index(t).errors(include_subagents)) if specs is None else [c for c in pool if c.is_error]
     if ignore_recovered:
-        recovered = _recoveries(bad, pool, memo=_index(t).args_keys)
+        ix = _index(t)
+        recovered = _recoveries(bad, pool, memo=ix.args_keys,
+                                walks=ix.retry_walks(include_subagents) if specs is None else None)
         bad = [c for c in bad if c.index not in recovered]
     expected = "no failed tool calls"
     if bad:
@@ -143,7 +145,9 @@ def check_retried_after_failure(
         return _fail("retried_after_failure", t, expected,
                      f"no failed {spec.describe_bare()}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
                      echo, _made(calls, _with_outcome))
-    recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=_index(t).args_keys)
+    ix = _index(t)
+    recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=ix.args_keys,
+                            walks=ix.retry_walks(include_subagents))
     for f in failed:
         r = recovered.get(f.index)
         if r is not None:

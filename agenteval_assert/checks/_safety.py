@@ -432,7 +432,8 @@ def check_failures_not_reported_as_success(
     failed = [c for c in _failed_calls(pool, fo, ix) if not _answered_no(c, ix)]
     failed_ids = {c.index for c in failed}
     recovered = _recoveries(
-        failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=_index(t).args_keys
+        failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=ix.args_keys,
+        walks=ix.retry_walks(include_subagents) if specs is None else None,
     )
     unrecovered = [c for c in failed if c.index not in recovered]
     expected = "every unrecovered failed call acknowledged in the final response"
