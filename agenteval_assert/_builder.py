@@ -143,25 +143,66 @@ def _excerpt(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@attrs.define(slots=True)
-class _Call:
-    """A call while it is being built (mutable)."""
+class _Call(ToolCall):
+    """A call while it is being built: a ``ToolCall`` that can still change (the parsers add its
+    result, status, arguments...). It adds no slot, so ``build()`` makes it the ``ToolCall`` itself
+    by setting its class: no second object per call (a 100 MB log makes tens of thousands of
+    calls). ``line``: its location's line."""
 
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+    # writable here (ToolCall's slots, no new ones): what type checkers see of a call in the making
     id: str
     name: str
     kind: str
     arguments: dict[str, Any]
-    line: int
+    location: Location
+    index: int
     step: int
-    raw_arguments: str | None = None
-    server: str | None = None
-    tool: str | None = None
-    parent_id: str | None = None
-    agent_id: str | None = None
-    started_at: str | None = None
-    ended_at: str | None = None
-    status: str = "pending"
-    result: ToolResult | None = None
+    status: str
+    result: ToolResult | None
+    server: str | None
+    tool: str | None
+    raw_arguments: str | None
+    parent_id: str | None
+    agent_id: str | None
+    started_at: str | None
+    ended_at: str | None
+
+    def __init__(  # ToolCall's fields, positionally, in its order (tests/test_builder_fields.py)
+        self, id: str, name: str, kind: str, arguments: dict[str, Any], location: Location, index: int,
+        step: int, status: str, result: ToolResult | None, server: str | None, tool: str | None,
+        raw_arguments: str | None, parent_id: str | None, agent_id: str | None, started_at: str | None,
+        ended_at: str | None,
+    ) -> None:
+        # plain slot stores: _Call's __setattr__ is object's, not the frozen class's
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.arguments = arguments
+        self.location = location
+        self.index = index
+        self.step = step
+        self.status = status
+        self.result = result
+        self.server = server
+        self.tool = tool
+        self.raw_arguments = raw_arguments
+        self.parent_id = parent_id
+        self.agent_id = agent_id
+        self.started_at = started_at
+        self.ended_at = ended_at
+
+    @property
+    def line(self) -> int:
+        return self.location.line
+
+    @line.setter
+    def line(self, value: int) -> None:
+        self.location = _tnew(Location, (self.location.path, value))
+
 
 
 class TranscriptBuilder:
@@ -313,10 +354,12 @@ class TranscriptBuilder:
         if key in calls:
             return False
         steps = self._steps  # _new_call, inline
-        c = _Call(id, name, kind, arguments, line, len(steps), raw_arguments, server, tool, parent_id,
-                  agent_id, started_at, None, "pending")
+        call_steps = self._call_steps
+        # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
+        c = _Call(id, name, kind, arguments, _tnew(Location, (self.path, line)), len(call_steps), len(steps),
+                  "pending", None, server, tool, raw_arguments, parent_id, agent_id, started_at, None)
         calls[key] = c
-        self._call_steps.append(len(steps))
+        call_steps.append(len(steps))
         self._call_keys.append(key)
         steps.append(c)
         if raw_arguments is not None and not arguments:
@@ -327,11 +370,12 @@ class TranscriptBuilder:
                   raw_arguments: str | None, server: str | None, tool: str | None, parent_id: str | None,
                   agent_id: str | None, started_at: str | None, status: str) -> None:
         steps = self._steps
-        # positional, in _Call's field order
-        c = _Call(id, name, kind, arguments, line, len(steps), raw_arguments, server, tool, parent_id,
-                  agent_id, started_at, None, status)
+        call_steps = self._call_steps
+        # positional, in ToolCall's field order
+        c = _Call(id, name, kind, arguments, _tnew(Location, (self.path, line)), len(call_steps), len(steps),
+                  status, None, server, tool, raw_arguments, parent_id, agent_id, started_at, None)
         self._calls[key] = c
-        self._call_steps.append(len(steps))
+        call_steps.append(len(steps))
         self._call_keys.append(key)
         steps.append(c)
         if raw_arguments is not None and not arguments:
@@ -551,16 +595,12 @@ class TranscriptBuilder:
         #: (assistant text or call: what a run-level error must not be followed by)
         main_text_step = self._main_text_step
         main_call_step = -1
-        path = self.path
         for n_calls, i in enumerate(self._call_steps):
             s = steps[i]
             if calls.get(keys[n_calls]) is s:  # a key reused (reuse_answered) holds its latest call
                 del calls[keys[n_calls]]
-            # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
-            tc = _tool_call(s.id, s.name, s.kind, s.arguments, _tnew(Location, (path, s.line)), n_calls, i,
-                            s.status, s.result, s.server, s.tool, s.raw_arguments, s.parent_id, s.agent_id,
-                            s.started_at, s.ended_at)
-            steps[i] = tc
+            s.__class__ = ToolCall  # the same slots: the call in the making becomes the model's
+            tc: ToolCall = s
             if tc.agent_id is None:
                 main_calls.append(tc)
                 main_call_step = i

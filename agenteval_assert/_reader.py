@@ -44,7 +44,7 @@ _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _CHUNK = 1 << 16
 #: Runs of object lines decoded with one call (``Source._run``): at most this many lines, each
 #: at most this many characters (a long line gains nothing and would be copied once more).
-_RUN_LINES = 64
+_RUN_LINES = 256
 _RUN_LINE = 1 << 16
 #: Runs are made in chunks whose lines average at most this many bytes (``codex exec --json``:
 #: about 100); longer lines are decoded one by one.

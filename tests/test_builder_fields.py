@@ -10,14 +10,55 @@ from agenteval_assert.model import ToolCall
 
 
 def test_the_call_field_orders_the_builder_passes_positionally() -> None:
-    assert [f.name for f in attrs.fields(_Call)] == [
-        "id", "name", "kind", "arguments", "line", "step", "raw_arguments", "server", "tool", "parent_id",
-        "agent_id", "started_at", "ended_at", "status", "result",
-    ]
     assert [f.name for f in attrs.fields(ToolCall)] == [
         "id", "name", "kind", "arguments", "location", "index", "step", "status", "result", "server", "tool",
         "raw_arguments", "parent_id", "agent_id", "started_at", "ended_at",
     ]
+    # a call in the making is a ToolCall that adds no slot (build() sets its class): its __init__
+    # takes ToolCall's fields in ToolCall's order, and stores each where ToolCall reads it
+    assert issubclass(_Call, ToolCall) and _Call.__slots__ == ()
+    names = [f.name for f in attrs.fields(ToolCall)]
+    c = _Call(*names)
+    assert [getattr(c, n) for n in names] == names
+
+
+def test_a_call_in_the_making_becomes_the_models_tool_call() -> None:
+    import pickle
+    import weakref
+
+    import pytest
+
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+    from agenteval_assert.model import Location
+
+    b = TranscriptBuilder("f.jsonl", "claude-stream-json", "claude-code")
+    assert b._call("k1", "toolu_1", "Bash", "shell", {"command": "ls"}, 3, None, None, None, None, None, "t0")
+    b.message("assistant", "between", 4)
+    assert b._call("k2", "toolu_2", "Read", "file_read", {}, 5, "{bad", None, None, None, "agent-1", None)
+    info = b.call_info("k1")
+    assert info is not None and info.line == 3
+    info.line = 6  # parsers may move a call (update_call, setattr): the location follows
+    assert info.location == Location("f.jsonl", 6)
+    assert b._result("k1", "out", 7, {"raw": 1}, False, 0, None, "t1") is info
+    b.update_call("k2", status="interrupted")
+    t = b.build(ReadStats("f.jsonl"))
+    first, second = t.steps[0], t.steps[2]
+    assert type(first) is ToolCall and type(second) is ToolCall
+    assert (first.id, first.name, first.kind, first.arguments, first.location, first.index, first.step) == (
+        "toolu_1", "Bash", "shell", {"command": "ls"}, Location("f.jsonl", 6), 0, 0)
+    assert (first.status, first.result is not None, first.started_at, first.ended_at) == ("completed", True, "t0", "t1")
+    assert (second.index, second.step, second.status, second.raw_arguments, second.agent_id) == (
+        1, 2, "interrupted", "{bad", "agent-1")
+    assert t.tool_calls == (first,) and t.subagents[0].tool_calls == (second,)
+    assert b.call_info("k1") is None  # a builder builds once
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        first.status = "failed"  # type: ignore[misc]
+    assert weakref.ref(first)() is first
+    again = pickle.loads(pickle.dumps(first))
+    assert type(again) is ToolCall and repr(again) == repr(first) and repr(again.result) == repr(first.result)
+    assert attrs.evolve(first, name="Other").name == "Other"
+    assert repr(first) == repr(ToolCall(**{f.name: getattr(first, f.name) for f in attrs.fields(ToolCall)}))
 
 
 def test_undecodable_arguments_are_refused_as_json_loads_refuses_them() -> None:
