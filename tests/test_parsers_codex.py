@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agenteval_assert import Thinking, Transcript, detect_format, load, parse
@@ -308,6 +308,8 @@ _COUNT = st.one_of(
                      "reasoning_output_tokens", "other"]),
     _COUNT, max_size=6,
 ))
+@example({"input_tokens": 0, "cached_input_tokens": 0, "output_tokens": 0, "cache_write_input_tokens": None})
+@example({"input_tokens": 5, "cached_input_tokens": 1, "output_tokens": 2, "reasoning_output_tokens": None})
 def test_turn_usage_is_read_as_the_usage_reader_reads_it(usage: dict[str, Any]) -> None:
     # turn.completed reads plain counts without _openai_usage: the same figures and notes
     from agenteval_assert._parsers._codex._shared import OPENAI_USAGE_KEYS, _openai_usage
@@ -914,3 +916,17 @@ def test_the_nested_json_shortcut_gives_json_loads_verdict(text: str) -> None:
         assert got is None
         return
     assert repr(got) == repr(expected)  # repr: NaN
+
+
+def test_a_null_count_in_plain_turn_usage_is_noted_not_read_as_absent() -> None:
+    # plain counts with "cache_write_input_tokens": null: noted as no count (usage_partial), as
+    # the usage reader notes it, not taken silently for an absent field
+    records = [{"type": "thread.started", "thread_id": "A"},
+               {"type": "turn.completed", "usage": {"input_tokens": 10, "cached_input_tokens": 4, "output_tokens": 3,
+                                                    "cache_write_input_tokens": None}}]
+    tb = TranscriptBuilder("<memory>", "codex-exec", "codex")
+    CodexExecParser().parse(iter(enumerate(records, 1)), tb)
+    t = tb.build(ReadStats(path="<memory>"))
+    assert (t.usage.input_tokens, t.usage.output_tokens, t.usage.cache_read_tokens) == (6, 3, 4)
+    assert t.usage_partial
+    assert any(n.startswith("usage: cache_write_input_tokens is not a usable token count") for n in t.health.notes)

@@ -87,7 +87,8 @@ _MAX = 1 << 63
 def _plain_usage(d: Any) -> tuple[int, int, int, int | None, int | None] | None:
     """The fields of ``_openai_usage(d)`` (input, output, cache read, cache write, reasoning)
     when *d* holds plain counts, the common case (input, cached input and output tokens, and the
-    other two absent or counts): nothing then for ``TranscriptBuilder.unusable_usage`` to note.
+    other two absent or counts; a ``null`` is no count): nothing then for
+    ``TranscriptBuilder.unusable_usage`` to note.
     ``None`` for anything else (then ask ``_openai_usage`` and ``unusable_usage``)."""
     if type(d) is not dict:
         return None
@@ -96,8 +97,9 @@ def _plain_usage(d: Any) -> tuple[int, int, int, int | None, int | None] | None:
     write, reasoning = get("cache_write_input_tokens"), get("reasoning_output_tokens")
     if (type(inp) is int and type(cached) is int and type(out) is int
             and 0 <= inp < _MAX and 0 <= cached < _MAX and 0 <= out < _MAX
-            and (write is None or (type(write) is int and 0 <= write < _MAX))
-            and (reasoning is None or (type(reasoning) is int and 0 <= reasoning < _MAX))):
+            and ((type(write) is int and 0 <= write < _MAX) or (write is None and "cache_write_input_tokens" not in d))
+            and ((type(reasoning) is int and 0 <= reasoning < _MAX)
+                 or (reasoning is None and "reasoning_output_tokens" not in d))):
         return max(inp - cached, 0), out, cached, write, reasoning
     return None
 
