@@ -930,3 +930,17 @@ def test_a_null_count_in_plain_turn_usage_is_noted_not_read_as_absent() -> None:
     assert (t.usage.input_tokens, t.usage.output_tokens, t.usage.cache_read_tokens) == (6, 3, 4)
     assert t.usage_partial
     assert any(n.startswith("usage: cache_write_input_tokens is not a usable token count") for n in t.health.notes)
+
+
+def test_a_null_count_in_a_rollout_token_count_is_noted_not_read_as_absent() -> None:
+    usage = {"input_tokens": 10, "cached_input_tokens": 4, "output_tokens": 3, "reasoning_output_tokens": None}
+    records = [
+        {"type": "session_meta", "payload": {"id": "s1", "cli_version": "0.50.0"}},
+        {"type": "event_msg", "payload": {"type": "token_count", "info": {"total_token_usage": usage}}},
+    ]
+    tb = TranscriptBuilder("<memory>", "codex-rollout", "codex")
+    CodexRolloutParser().parse(iter(enumerate(records, 1)), tb)
+    t = tb.build(ReadStats(path="<memory>"))
+    assert (t.usage.input_tokens, t.usage.output_tokens, t.usage.cache_read_tokens) == (6, 3, 4)
+    assert t.usage_partial
+    assert any(n.startswith("usage: reasoning_output_tokens is not a usable token count") for n in t.health.notes)
