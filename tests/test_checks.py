@@ -1372,6 +1372,20 @@ def test_a_call_whose_arguments_could_not_be_read_leaves_an_argument_check_undec
     r = aa.check_never_after(t2, "lookup", aa.Call("refund", order_id="A-1"))
     assert r.status is aa.Status.INCONCLUSIVE, r.render()
     assert aa.check_never_after(t2, "lookup", "refund").status is aa.Status.FAIL
+    # order checks: a missing call, or an earlier one, may be the unreadable one
+    r = aa.check_called_before(t2, "lookup", aa.Call("refund", order_id="A-1"))
+    assert r.status is aa.Status.INCONCLUSIVE and "could not be read" in r.summary, r.render()
+    assert aa.check_called_before(t2, "lookup", "refund").status is aa.Status.PASS
+    # torn refund #0, lookup #1, readable refund(A-1) #2: the torn one may be an earlier refund of A-1
+    good = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c9", "type": "function", "function": {"name": "refund", "arguments": '{"order_id": "A-1"}'}}]}
+    t3 = aa.from_messages([messages[0], messages[1], messages[2], lookup,
+                           {"role": "tool", "tool_call_id": "c0", "content": "found"}, good,
+                           {"role": "tool", "tool_call_id": "c9", "content": "ok"},
+                           {"role": "assistant", "content": "Done."}], flavor="openai-chat")
+    r = aa.check_called_before(t3, "lookup", aa.Call("refund", order_id="A-1"))
+    assert r.status is aa.Status.INCONCLUSIVE and "earlier call" in r.summary, r.render()
+    assert aa.check_called_before(t3, "refund", "lookup").status is aa.Status.PASS
 
 
 def test_a_path_with_brackets_is_first_the_path_as_written() -> None:

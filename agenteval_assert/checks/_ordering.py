@@ -12,6 +12,7 @@ from ..matchers import ArgsMode, Call, Override, ToolSpec, Unordered, as_call, c
 from ..model import ToolCall, Transcript
 from ..results import CheckResult, Evidence, NearestMiss, Status, short_repr
 from ._common import (
+    UNREADABLE_NOTE,
     _agents_hint,
     _candidates,
     _chain,
@@ -444,10 +445,23 @@ def _before(
     expected = f"{rel}{a.label()} before {'every ' if every else ''}{b.label()}"
     if not a_calls or not b_calls:
         missing = [s.label() for s, cs in ((a, a_calls), (b, b_calls)) if not cs]
+        unread = [c for s, cs in ((a, a_calls), (b, b_calls)) if not cs for c in _unreadable(t, [s], include_subagents)]
+        if unread:  # the missing call may be one whose arguments could not be read
+            return CheckResult.inconclusive(
+                name, expected, f"no {' and no '.join(missing)} call", _evidence(t, unread), check=echo,
+                but=f"{_plural(len(unread), 'call')} of the tool have arguments that could not be read",
+                notes=(UNREADABLE_NOTE,))
         nearest = _nearest(a if not a_calls else b, _candidates(t, a if not a_calls else b, include_subagents))
         return _fail(name, t, expected, f"no {' and no '.join(missing)} call", echo,
                      _evidence(t, (a_calls or b_calls)[:1]), nearest)
     pivot = a_calls[-1] if every else a_calls[0]
+    # an unreadable call of *then*'s tool before the pivot may be an earlier *then*: no PASS on it
+    early = [c for c in _unreadable(t, [b], include_subagents) if c.index < pivot.index]
+    if pivot.index < b_calls[0].index and early:
+        return CheckResult.inconclusive(
+            name, expected, f"the first {b.label()} at #{b_calls[0].index}", _evidence(t, early), check=echo,
+            but=f"{_plural(len(early), 'earlier call')} of its tool have arguments that could not be read",
+            notes=(UNREADABLE_NOTE,))
     # the calls named by the specs they matched: two calls of one tool differ by their arguments
     first_a = f"{'the last' if every and len(a_calls) > 1 else 'the first'} {a.label()} at #{pivot.index}"
     first_b = f"the first {b.label()} at #{b_calls[0].index}"
