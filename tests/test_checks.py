@@ -1423,3 +1423,39 @@ def test_a_dotfile_path_is_not_its_name_without_the_dot() -> None:
     t = run("echo x > config/env")
     assert aa.check_file_not_changed(t, ".env").status is aa.Status.PASS
     assert aa.check_file_not_changed(t, "env").status is not aa.Status.PASS  # written (outcome not recorded)
+
+
+def _claude_run(command: str, cwd: str = "/home/u/proj") -> Any:
+    import json
+
+    import agenteval_assert as aa
+
+    recs = [
+        {"type": "system", "subtype": "init", "cwd": cwd, "session_id": "s1", "model": "claude-x", "tools": ["Bash"]},
+        {"type": "user", "message": {"role": "user", "content": "fix it"}, "session_id": "s1"},
+        {"type": "assistant", "message": {"id": "m1", "role": "assistant", "model": "claude-x", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": command}}]}, "session_id": "s1"},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": ""}]}, "session_id": "s1"},
+        {"type": "assistant", "message": {"id": "m2", "role": "assistant", "model": "claude-x", "content": [
+            {"type": "text", "text": "Done."}]}, "session_id": "s1"},
+        {"type": "result", "subtype": "success", "is_error": False, "result": "Done.", "session_id": "s1"},
+    ]
+    return aa.parse("\n".join(json.dumps(r) for r in recs) + "\n", format="claude-stream-json")
+
+
+def test_an_absolute_path_under_the_session_folder_is_the_shells_relative_one() -> None:
+    """`sed -i … src/x.ts` run in /home/u/proj changed /home/u/proj/src/x.ts: asked by its
+    absolute path, the check sees it (it passed: the shell's path is relative)."""
+    import agenteval_assert as aa
+
+    t = _claude_run("sed -i 's/a/b/' src/x.ts")
+    assert aa.check_file_not_changed(t, "/home/u/proj/src/x.ts").status is aa.Status.FAIL
+    assert aa.check_file_edited(t, "/home/u/proj/src/x.ts").status is aa.Status.PASS
+    # another folder, or a longer path ending the same way, is another file
+    assert aa.check_file_not_changed(t, "/other/src/x.ts").status is aa.Status.PASS
+    assert aa.check_file_not_changed(t, "/home/u/proj/lib/src/x.ts").status is aa.Status.PASS
+    t = _claude_run("rm -r src")
+    assert aa.check_file_not_changed(t, "/home/u/proj/src/x.ts").status is aa.Status.FAIL
+    assert aa.check_file_not_changed(t, "/home/u/proj/srcx/y.ts").status is aa.Status.PASS
+    assert aa.check_file_read(_claude_run("cat src/x.ts"), "/home/u/proj/src/x.ts").status is aa.Status.PASS

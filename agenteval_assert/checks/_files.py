@@ -478,6 +478,29 @@ def _covers(e: FileEvent, fits: Callable[[str], bool], path: str | Matcher) -> b
     return False
 
 
+def _covers_in(t: Transcript, path: str | Matcher) -> Callable[[FileEvent], bool]:
+    """``_memo_covers`` of *path*, and, when *path* is absolute and under the session's folder
+    (``metadata["cwd"]``, where the format records it), of the same file as the relative paths
+    of the shell name it: ``sed -i … src/x.ts`` run in ``/repo`` changes ``/repo/src/x.ts``."""
+    fits = _path_matcher(path)
+    covers = _memo_covers(fits, path)
+    root = t.metadata.get("cwd")
+    if not (isinstance(path, str) and isinstance(root, str) and root.startswith("/")):
+        return covers
+    want = os.path.normpath(path.replace("\\", "/"))
+    base = os.path.normpath(root)
+    if not want.startswith(base.rstrip("/") + "/"):
+        return covers
+    rel = want[len(base.rstrip("/")) + 1 :]
+    exact = os.path.normpath(rel)
+    covers_rel = _memo_covers(lambda a: os.path.normpath(a.replace("\\", "/")) == exact, rel)
+
+    def either(e: FileEvent) -> bool:
+        return covers(e) or (not e.path.startswith(("/", "~")) and covers_rel(e))
+
+    return either
+
+
 def _memo_covers(fits: Callable[[str], bool], path: str | Matcher) -> Callable[[FileEvent], bool]:
     """``_covers(e, fits, path)``, decided once per distinct event path (a file is read and
     edited many times: the path matcher, a regex with a time budget, runs once per path)."""
@@ -523,9 +546,8 @@ def _file_check(
     succeeded: bool | None,
 ) -> CheckResult:
     _check_succeeded(succeeded)
-    fits = _path_matcher(path)
     events = file_events(t, include_subagents=include_subagents)
-    covers = _memo_covers(fits, path)
+    covers = _covers_in(t, path)
     mine = [e for e in events if e.op in ops and covers(e)]
     hits, unknown = _outcome_filter(mine, succeeded)
     echo = _echo(name, path, succeeded=None if succeeded is True else _Shown(repr(succeeded)))
@@ -671,8 +693,7 @@ def check_file_not_changed(
     """
     _check_succeeded(succeeded)
     trusted = _trust(ignore_unknown_writes)
-    fits = _path_matcher(path)
-    covers = _memo_covers(fits, path)
+    covers = _covers_in(t, path)
     changes = [e for e in file_events(t, include_subagents=include_subagents)
                if e.op != "read" and covers(e)]
     hits, unknown = _outcome_filter(changes, succeeded)
