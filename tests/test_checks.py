@@ -1459,3 +1459,15 @@ def test_an_absolute_path_under_the_session_folder_is_the_shells_relative_one() 
     assert aa.check_file_not_changed(t, "/home/u/proj/src/x.ts").status is aa.Status.FAIL
     assert aa.check_file_not_changed(t, "/home/u/proj/srcx/y.ts").status is aa.Status.PASS
     assert aa.check_file_read(_claude_run("cat src/x.ts"), "/home/u/proj/src/x.ts").status is aa.Status.PASS
+
+
+def test_an_absolute_path_is_undecided_on_a_relative_change_when_the_folder_is_not_recorded() -> None:
+    """With no session folder in the log, `src/x.ts` may be `/repo/src/x.ts`: not a PASS."""
+    import agenteval_assert as aa
+
+    t = _claude_run("sed -i 's/a/b/' src/x.ts", cwd=None)  # type: ignore[arg-type]
+    assert t.metadata.get("cwd") is None
+    r = aa.check_file_not_changed(t, "/repo/src/x.ts")
+    assert r.status is aa.Status.INCONCLUSIVE and "relative path that may be it" in r.summary, r.render()
+    assert aa.check_file_not_changed(t, "/repo/src/y.ts").status is aa.Status.PASS
+    assert aa.check_file_not_changed(t, "/repo/lib/x.ts").status is aa.Status.PASS

@@ -501,6 +501,26 @@ def _covers_in(t: Transcript, path: str | Matcher) -> Callable[[FileEvent], bool
     return either
 
 
+def _relative_twins(t: Transcript, path: str | Matcher, events: Sequence[FileEvent],
+                    taken: Sequence[FileEvent]) -> list[FileEvent]:
+    """Changes to a relative path that an absolute *path* ends with, when the transcript does not
+    record the session's folder: ``src/x.ts`` may be ``/repo/src/x.ts`` (or another copy)."""
+    root = t.metadata.get("cwd")
+    if not isinstance(path, str) or not path.startswith("/") or (isinstance(root, str) and root.startswith("/")):
+        return []
+    want = os.path.normpath(path.replace("\\", "/"))
+    seen = {id(e) for e in taken}
+    out = []
+    for e in events:
+        if e.op == "read" or id(e) in seen or e.pattern or e.path.startswith(("/", "~")):
+            continue
+        rel = os.path.normpath(e.path.replace("\\", "/"))
+        if rel not in (".", "..") and not rel.startswith("../") and (
+                want.endswith("/" + rel) or (e.recursive and ("/" + rel + "/") in want)):
+            out.append(e)
+    return out
+
+
 def _memo_covers(fits: Callable[[str], bool], path: str | Matcher) -> Callable[[FileEvent], bool]:
     """``_covers(e, fits, path)``, decided once per distinct event path (a file is read and
     edited many times: the path matcher, a regex with a time budget, runs once per path)."""
@@ -713,6 +733,15 @@ def check_file_not_changed(
         return CheckResult.inconclusive(
             "file_not_changed", expected, found, _made(unknown, _ev_at), check=echo,
             notes=(*notes, "pass succeeded=None to count these attempts as changes"),
+        )
+    maybe = [e for e in _relative_twins(t, path, file_events(t, include_subagents=include_subagents), changes)
+             if succeeded is None or e.succeeded is not False]  # a failed attempt is no change either
+    if maybe:
+        return CheckResult.inconclusive(
+            "file_not_changed", expected, f"{_plural(len(maybe), 'change')} to a relative path that may be it",
+            _made(maybe, _ev_at), check=echo,
+            notes=(*notes, ("the transcript does not record the folder the agent's shell started in, so a relative "
+                           "path ending like this one may name the same file")),
         )
     candidates = [u for u in _file_index(t).unknown_writes if include_subagents or u[0].agent_id is None]
     opaque = [u for u in candidates if not trusted(u)]
