@@ -133,6 +133,10 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
 
 
 def _optional_workflow_calls(t: Transcript) -> list[dict[str, Any]]:
+    from .storybook._prefilter import may_hold_workflow_calls
+
+    if not may_hold_workflow_calls(t):  # no text or name that can hold one: nothing to parse
+        return []
     from .storybook._workflow import workflow_calls_json  # imported on use: keeps start-up fast
 
     return workflow_calls_json(t)

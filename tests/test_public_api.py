@@ -167,6 +167,9 @@ def test_summary_and_check_import_what_they_use(argv: list[str]) -> None:
     assert [m for m in loaded if m.startswith(_NEVER_ON_START)] == []
     if argv[0] == "check":  # the health checks need no shell parser and no Storybook name table
         assert not [m for m in loaded if m.startswith(("agenteval_assert.storybook", "agenteval_assert.shell"))]
+    # a log whose texts and names can hold no workflow call: no workflow parser, no shell stack
+    assert not [m for m in loaded if m.startswith(("agenteval_assert.storybook._workflow", "agenteval_assert.shell",
+                                                   "agenteval_assert._shell"))]
 
 
 def test_storybook_names_are_imported_on_first_use() -> None:

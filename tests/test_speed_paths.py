@@ -15,8 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import agenteval_assert as aa
 from agenteval_assert._parsers._common import decode_arguments, not_json
-from agenteval_assert.storybook._workflow import _may_hold_calls, parse_workflow_shell_commands
+from agenteval_assert.model import Transcript
+from agenteval_assert.storybook._prefilter import may_hold_workflow_calls
+from agenteval_assert.storybook._workflow import (
+    _may_hold_calls,
+    parse_workflow_shell_commands,
+    workflow_calls,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -131,3 +138,45 @@ print("ok")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
                           timeout=120, check=False)
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+
+_CORPUS_LOGS = sorted(p for d in ("claude-session-log", "claude-stream-json", "codex-exec-json", "codex-rollout")
+                      for p in (ROOT / "tests" / "corpus" / d).iterdir() if p.suffix in (".jsonl", ".json"))
+_GOLDEN_RUN = ROOT / "tests" / "corpus" / "storybook" / "lib" / "agentic-reference" / "__fixtures__" / "golden-run"
+
+
+def _skips_only_what_holds_no_call(t: Transcript) -> bool:
+    """``summary`` skips the workflow parser when the transcript-level prefilter says no: it must
+    never say no where the parser finds a call (any profile). Returns the prefilter's answer."""
+    maybe = may_hold_workflow_calls(t)
+    if not maybe:
+        for profile in (None, "A", "B", "C"):
+            assert workflow_calls(t, profile=profile) == []
+    return maybe
+
+
+@pytest.mark.parametrize("path", [*_CORPUS_LOGS, _GOLDEN_RUN / "transcript.json"],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_transcript_the_prefilter_skips_holds_no_workflow_call(path: Path) -> None:
+    maybe = _skips_only_what_holds_no_call(aa.load(path))
+    if path.parent == _GOLDEN_RUN:  # the real run that holds workflow calls is not skipped
+        assert maybe and workflow_calls(aa.load(path))
+
+
+_NAMES = st.sampled_from(["mcp__storybook-dev-mcp__test-run", "mcp__x__run-story-tests", "mcp__x__docs-show-story",
+                          "test-run", "Read", "mcp__Browser__navigate", "Write"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_SHELLISH.map(lambda c: ("Bash", {"command": c})),
+                          _NAMES.map(lambda n: (n, {})),
+                          st.tuples(st.just("Write"), st.fixed_dictionaries(
+                              {"file_path": st.sampled_from(["/tmp/i.json", "x"]), "content": _SHELLISH}))),
+                min_size=1, max_size=6))
+def test_a_generated_session_the_prefilter_skips_holds_no_workflow_call(calls: list[tuple[str, dict[str, str]]]) -> None:
+    lines = [json.dumps({"type": "assistant", "sessionId": "s", "uuid": f"u{i}", "parentUuid": None,
+                         "isSidechain": False, "message": {"id": f"m{i}", "role": "assistant", "content": [
+                             {"type": "tool_use", "id": f"t{i}", "name": name, "input": inp}]}})
+             for i, (name, inp) in enumerate(calls)]
+    _skips_only_what_holds_no_call(aa.parse("\n".join(lines) + "\n"))

@@ -32,6 +32,7 @@ from ._names import (
     normalize_workflow_name,
     workflow_call_matches_name,
 )
+from ._prefilter import may_hold_calls as _may_hold_calls
 
 __all__ = [
     "ShellRun",
@@ -618,21 +619,6 @@ def workflow_calls(transcript: Transcript, *, profile: Profile | None = None) ->
         f"storybook.workflow_calls:{profile}", lambda t: tuple(_compute_calls(t, profile))
     )
     return list(cached)
-
-
-#: What quote removal and escape processing take out of a word (``st"or"y\\book`` is the word
-#: ``storybook``); ``$'…'`` strings, whose escapes make any letter, are parsed whatever they hold.
-_QUOTING = str.maketrans("", "", "'\"\\$\n\r")
-
-
-def _may_hold_calls(text: str) -> bool:
-    """Whether a command text can hold a workflow call, or write a file (a heredoc) that a later
-    command reads: the program word of a call is ``storybook`` (or a path ending in it) after
-    quote removal, so a text without those letters once its quoting is taken out holds none, and
-    its parse and walk are skipped (most shell calls of a long session)."""
-    if "storybook" in text or "<<" in text or "$'" in text:
-        return True
-    return "storybook" in text.translate(_QUOTING)
 
 
 def _compute_calls(transcript: Transcript, profile: Profile | None) -> list[WorkflowCall]:

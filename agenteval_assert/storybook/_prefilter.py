@@ -1,0 +1,47 @@
+"""Whether a transcript can hold a Storybook workflow call at all: a substring test on each shell
+command text and a name match on each other call, with nothing heavy imported (``summary`` asks
+it first and imports the workflow parser and the shell stack only when the answer is yes)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._names import normalize_workflow_name
+
+if TYPE_CHECKING:
+    from ..model import Transcript
+
+#: What quote removal and escape processing take out of a word (``st"or"y\\book`` is the word
+#: ``storybook``); ``$'…'`` strings, whose escapes make any letter, are parsed whatever they hold.
+_QUOTING = str.maketrans("", "", "'\"\\$\n\r")
+
+
+def may_hold_calls(text: str) -> bool:
+    """Whether a command text can hold a workflow call, or write a file (a heredoc) that a later
+    command reads: the program word of a call is ``storybook`` (or a path ending in it) after
+    quote removal, so a text without those letters once its quoting is taken out holds none, and
+    its parse and walk are skipped (most shell calls of a long session)."""
+    if "storybook" in text or "<<" in text or "$'" in text:
+        return True
+    return "storybook" in text.translate(_QUOTING)
+
+
+def may_hold_workflow_calls(transcript: Transcript) -> bool:
+    """``False`` only when ``workflow_calls(transcript)`` (any profile) is surely empty: no shell
+    command text passes :func:`may_hold_calls` and no other call's tool or name is a workflow
+    name of either vocabulary. (A file the agent wrote matters only to a later command that
+    passes.)"""
+    seen: set[str] = set()
+    for call in transcript.all_tool_calls:
+        if call.kind == "shell":
+            text = call.command
+            if text is None or text in seen:
+                continue
+            if may_hold_calls(text):
+                return True
+            seen.add(text)
+            continue
+        for candidate in (call.tool, call.name):
+            if isinstance(candidate, str) and candidate and normalize_workflow_name(candidate):
+                return True
+    return False
