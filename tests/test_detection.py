@@ -88,9 +88,13 @@ _value = st.recursive(
 @given(st.lists(st.dictionaries(st.sampled_from(_KEYS), _value, max_size=5), min_size=1, max_size=6))
 def test_every_detection_rule_is_total(records: list[dict[str, Any]]) -> None:
     head = list(enumerate(records, 1))
+    from agenteval_assert._parsers._sniff import SNIFF
+
     for name, parser in _parsers().items():
         why = parser.sniff(head, "jsonl")
         assert why is None or (isinstance(why, str) and why), name
+        if name in SNIFF:  # detection asks the light sniffer: the same answer as the parser's
+            assert SNIFF[name](head, "jsonl") == why, name
 
 
 def test_the_lazy_registry_names_each_parser_and_the_raw_sniffers() -> None:
@@ -103,6 +107,11 @@ def test_the_lazy_registry_names_each_parser_and_the_raw_sniffers() -> None:
     assert all(p.name == name for name, p in parsers.items())
     raw = tuple(name for name, p in parsers.items() if hasattr(p, "sniff_raw"))
     assert raw == registry._RAW_FORMATS
+    # the formats asked before the Claude ones sniff without their module (start-up)
+    from agenteval_assert._parsers._sniff import SNIFF, SNIFF_RAW
+
+    assert tuple(SNIFF_RAW) == registry._RAW_FORMATS
+    assert set(aa.FORMATS[: aa.FORMATS.index("claude-session")]) <= set(SNIFF) <= set(aa.FORMATS)
 
 
 def test_detecting_a_claude_file_imports_only_the_formats_asked_before_it() -> None:
@@ -116,9 +125,9 @@ def test_detecting_a_claude_file_imports_only_the_formats_asked_before_it() -> N
     out = _proc.python(probe).stdout
     loaded = json.loads(out.splitlines()[-1])
     formats = {m.split(".")[2] for m in loaded if m.startswith("agenteval_assert._parsers.")}
-    # opencode, codex-exec and codex-rollout are asked first; the raw sniffers (inspect, aider)
-    # look at the bytes; claude imports the Cursor evidence helper it shares
-    assert formats == {"_opencode", "_codex", "_claude", "_cursor", "_inspect", "_aider", "_common", "_jsondoc"}
+    # opencode, codex-exec and codex-rollout are asked first, the raw sniffers (inspect, aider)
+    # look at the bytes, claude asks the Cursor evidence: all from the light sniffer module
+    assert formats == {"_claude", "_common", "_sniff"}  # the formats asked before it have light sniffers
     bare = _proc.python("import json, sys\nprint(json.dumps(sorted(sys.modules)))").stdout
     if "zipfile" not in json.loads(bare.splitlines()[-1]):  # some environments' .pth files import it
         assert "zipfile" not in loaded  # the inspect_ai parser imports it for an .eval archive only

@@ -146,6 +146,10 @@ _NEVER_ON_START = ("agenteval_assert.storybook._report", "agenteval_assert.story
                    "agenteval_assert.reporting._junit", "agenteval_assert.reporting._markdown",
                    "agenteval_assert.reporting._github", "agenteval_assert._parsers._api",
                    "agenteval_assert._parsers._swe", "agenteval_assert._parsers._gemini",
+                   # a Claude file: the formats asked before it sniff from ``_parsers._sniff``
+                   "agenteval_assert._parsers._codex", "agenteval_assert._parsers._opencode",
+                   "agenteval_assert._parsers._cursor", "agenteval_assert._parsers._inspect",
+                   "agenteval_assert._parsers._aider",
                    "pydantic", "regex", "jsonpath_ng", "anthropic", "zipfile", "http", "email",
                    "concurrent", "multiprocessing", "logging", "importlib.resources")
 

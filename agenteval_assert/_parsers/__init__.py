@@ -117,8 +117,17 @@ def _sniff_plugins(head: Sequence[Record], src: Source, tried: list[tuple[str, s
 
 
 def _detect(head: Sequence[Record], src: Source) -> FormatParser:
+    from ._sniff import SNIFF
+
     tried: list[tuple[str, str]] = []
     for name in FORMATS:
+        light = SNIFF.get(name)  # a format asked before the usual ones: its module only on a yes
+        if light is not None:
+            why = light(head, src.stats.shape)
+            if why is None:
+                return _parser(name)
+            tried.append((name, why))
+            continue
         parser = _parser(name)
         why = parser.sniff(head, src.stats.shape)
         if why is None:
@@ -205,19 +214,21 @@ def _raw_parser(src: Source, format: str | None) -> Any:
     Asked before the JSON reader: these sniffers look at the first bytes, which no JSON file can
     share (``PK\\x03\\x04``, ``# aider chat started at``).
     """
+    from ._sniff import SNIFF_RAW
+
     forced = format not in (None, "auto")
     head: bytes | None = None
     for name in _RAW_FORMATS:
-        parser = _parser(name)
-        sniff_raw = getattr(parser, "sniff_raw", None)
-        if sniff_raw is None or (forced and parser.name != format):
-            continue
-        if forced and getattr(parser, "raw_only", False):
-            return parser
+        if forced:
+            if name != format:
+                continue
+            parser = _parser(name)
+            if getattr(parser, "raw_only", False):
+                return parser
         if head is None:
             head = src.head_bytes()
-        if sniff_raw(head) is None:
-            return parser
+        if SNIFF_RAW[name](head) is None:  # the light sniffer: the format's module only on a yes
+            return _parser(name)
     return None
 
 

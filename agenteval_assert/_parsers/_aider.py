@@ -36,6 +36,7 @@ from .._builder import TranscriptBuilder
 from .._reader import ReadStats, Record, Shape, Source
 from ..model import LineIssue, Transcript, Usage
 from ._common import Member, Members
+from ._sniff import aider_sniff_raw
 
 __all__ = ["AiderParser"]
 
@@ -287,14 +288,7 @@ class AiderParser:
         return None
 
     def sniff_raw(self, head: bytes) -> str | None:
-        for raw in head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:20]:
-            line = raw.strip()
-            if not line:
-                continue
-            if line.startswith(_HEADING.encode()):
-                return None
-            break
-        return "the first line is not '# aider chat started at …' (an Aider chat history)"
+        return aider_sniff_raw(head)
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:  # pragma: no cover
         raise NotImplementedError("aider is read from the raw bytes (read_raw)")

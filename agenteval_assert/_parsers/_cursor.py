@@ -28,6 +28,7 @@ from typing import Any
 from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ._common import as_int, content_text, decode_arguments, iso_ms
+from ._sniff import cursor_evidence, cursor_sniff
 
 __all__ = ["CursorStreamJsonParser", "cursor_evidence"]
 
@@ -55,34 +56,6 @@ _RESULT_KEYS = ("duration_ms", "duration_api_ms", "request_id")
 
 def _str(v: Any) -> str | None:
     return v if isinstance(v, str) and v else None
-
-
-def cursor_evidence(head: Sequence[Record]) -> str | None:
-    """What in *head* only Cursor CLI writes (``None`` when nothing does).
-
-    Used by this format's detection and by the Claude stream-json detection to refuse Cursor
-    files, which share Claude's ``system/init``, ``user``, ``assistant`` and ``result`` events.
-    """
-    for _, r in head:
-        t = r.get("type")
-        if t == "tool_call" and isinstance(r.get("tool_call"), dict):
-            return "a tool_call event"
-        if t == "thinking" and r.get("subtype") in ("delta", "completed"):
-            return "a thinking/delta event"
-        if "model_call_id" in r or "timestamp_ms" in r:
-            return "an event with model_call_id / timestamp_ms"
-        if (
-            t == "system"
-            and r.get("subtype") == "init"
-            and "apiKeySource" in r
-            and "model" in r
-            and "tools" not in r
-            and "mcp_servers" not in r
-        ):
-            return "a system/init without tools or mcp_servers (Cursor's init)"
-        if t == "result" and "request_id" in r and "num_turns" not in r:
-            return "a result with request_id and no num_turns"
-    return None
 
 
 def _tool(tool_call: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -133,12 +106,7 @@ class CursorStreamJsonParser:
     agent = "cursor-cli"
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
-        if cursor_evidence(head) is not None:
-            return None
-        return (
-            "no Cursor CLI event (tool_call started/completed, thinking/delta, model_call_id, or a "
-            "system/init without tools) in the first records"
-        )
+        return cursor_sniff(head, shape)
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         thinking: list[str] = []

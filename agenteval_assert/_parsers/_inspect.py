@@ -36,6 +36,7 @@ from ..exceptions import TranscriptError
 from ..model import Transcript, Usage
 from ._common import Member, Members, as_dict, as_int, decode_arguments, tool_kind
 from ._jsondoc import DocumentLines
+from ._sniff import inspect_sniff_raw
 
 if TYPE_CHECKING:
     import zipfile
@@ -285,7 +286,7 @@ class InspectLogParser:
         return "no inspect_ai eval log (an object with version, eval and samples/status/plan, or a .eval zip)"
 
     def sniff_raw(self, head: bytes) -> str | None:
-        return None if head.startswith(_ZIP_MAGIC) else "not a zip archive (an inspect_ai .eval log)"
+        return inspect_sniff_raw(head)
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:  # pragma: no cover
         raise NotImplementedError("inspect-log is read through members()")

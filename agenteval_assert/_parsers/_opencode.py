@@ -30,6 +30,7 @@ from .._builder import TranscriptBuilder
 from .._reader import Record, Shape
 from ..model import Usage
 from ._common import as_float, as_int, decode_arguments, iso_ms
+from ._sniff import OPENCODE_BUS_CORE, opencode_evidence, opencode_is_message, opencode_sniff
 
 __all__ = ["OpenCodeParser", "opencode_evidence"]
 
@@ -54,25 +55,7 @@ _KINDS = {
     "skill": "skill",
     "question": "ask_user",
 }
-#: Core event-bus types: one of them in the first records marks a saved event stream.
-_BUS_CORE = frozenset(
-    {
-        "message.updated",
-        "message.part.updated",
-        "message.removed",
-        "message.part.removed",
-        "session.created",
-        "session.updated",
-        "session.deleted",
-        "session.status",
-        "session.idle",
-        "session.error",
-        "session.diff",
-        "session.compacted",
-        "server.connected",
-        "server.heartbeat",
-    }
-)
+_BUS_CORE = OPENCODE_BUS_CORE
 #: Bus events that carry nothing for the model (session bookkeeping, editor and server state).
 _BUS_SKIP = frozenset(
     {
@@ -110,35 +93,7 @@ def _str(v: Any) -> str | None:
     return v if isinstance(v, str) and v else None
 
 
-def _is_message(r: dict[str, Any]) -> bool:
-    info = r.get("info")
-    return isinstance(info, dict) and isinstance(info.get("role"), str) and isinstance(r.get("parts"), list)
-
-
-def _is_run_event(r: dict[str, Any]) -> bool:
-    part = r.get("part")
-    return (
-        isinstance(part, dict)
-        and isinstance(part.get("type"), str)
-        and (isinstance(r.get("sessionID"), str) or isinstance(part.get("sessionID"), str))
-    )
-
-
-def opencode_evidence(head: Sequence[Record]) -> str | None:
-    """What in *head* only OpenCode writes (``None`` when nothing does)."""
-    for _, r in head:
-        if _is_run_event(r):
-            return "an opencode run --format json event (part with sessionID)"
-        t = r.get("type")
-        if isinstance(t, str) and t in _BUS_CORE and isinstance(r.get("properties"), dict):
-            return "an OpenCode server event ({type, properties})"
-        if _is_message(r):
-            return "an OpenCode session message ({info, parts})"
-        msgs = r.get("messages")
-        if isinstance(r.get("info"), dict) and isinstance(msgs, list) and msgs and isinstance(msgs[0], dict) \
-                and _is_message(msgs[0]):
-            return "an opencode export ({info, messages})"
-    return None
+_is_message = opencode_is_message
 
 
 class _Part:
@@ -551,12 +506,7 @@ class OpenCodeParser:
     agent = "opencode"
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
-        if opencode_evidence(head) is not None:
-            return None
-        return (
-            "no OpenCode record (a run event with part + sessionID, a {type, properties} server event, "
-            "an {info, parts} message or an {info, messages} export) in the first records"
-        )
+        return opencode_sniff(head, shape)
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         c = _Collector(b)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..._reader import Record
 from .._common import CODEX_EXEC_TYPES, CODEX_ROLLOUT_TYPES
-from .._cursor import cursor_evidence
+from .._sniff import cursor_evidence
 
 __all__ = ["amp_evidence"]
 

@@ -10,7 +10,8 @@ from typing import Any
 from ..._builder import TranscriptBuilder
 from ..._reader import Record, Shape
 from ...model import Usage
-from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments, types_in
+from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments
+from .._sniff import CODEX_LEGACY_CONFIG_KEYS, codex_exec_sniff
 from ._shared import (
     OPENAI_USAGE_KEYS,
     _add_usage,
@@ -31,9 +32,7 @@ __all__ = [
 
 
 _EXEC_TYPES = CODEX_EXEC_TYPES
-_LEGACY_CONFIG_KEYS = frozenset(
-    {"model", "sandbox", "approval", "provider", "reasoning effort", "reasoning summaries", "workdir"}
-)
+_LEGACY_CONFIG_KEYS = CODEX_LEGACY_CONFIG_KEYS
 #: exec ``--json`` item types that are tool calls (the name of the call is the item type, MCP aside)
 _TOOL_ITEMS = frozenset(
     {"command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call"}
@@ -675,24 +674,7 @@ class CodexExecParser:
     agent = "codex"
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
-        if types_in(head) & _EXEC_TYPES:
-            return None
-        for _, r in head:
-            if "type" in r:
-                continue
-            msg = r.get("msg")
-            if isinstance(msg, dict) and isinstance(msg.get("type"), str):
-                return None  # legacy {"id", "msg": {"type": ...}}
-            if len(_LEGACY_CONFIG_KEYS & r.keys()) >= 2:
-                return None  # legacy config summary line
-        if head and all(
-            r.get("type") == "error" and isinstance(r.get("message"), str) and len(r) == 2 for _, r in head
-        ):
-            return None  # a run that failed before its first turn event
-        return (
-            "no Codex exec event (thread.started, turn.*, item.*, session.created) nor legacy "
-            '{"id", "msg"} record in the first records'
-        )
+        return codex_exec_sniff(head, shape)
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         _ExecRun(b).feed(records)

@@ -20,6 +20,7 @@ from .._common import (
     split_mcp_name,
     tool_kind,
 )
+from .._sniff import codex_rollout_sniff
 from ._shared import (
     OPENAI_USAGE_KEYS,
     _decoded,
@@ -466,14 +467,7 @@ class CodexRolloutParser:
     agent = "codex"
 
     def sniff(self, head: Sequence[Record], shape: Shape) -> str | None:
-        for _, r in head:
-            t = r.get("type")
-            if isinstance(t, str) and t in _ROLLOUT_TYPES and isinstance(r.get("payload"), dict):
-                return None
-        return (
-            'no {"type": "session_meta"|"response_item"|"event_msg"|"turn_context", "payload": {...}} '
-            "record in the first records"
-        )
+        return codex_rollout_sniff(head, shape)
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         _RolloutRun(b).feed(records)
