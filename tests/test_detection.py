@@ -128,6 +128,22 @@ def test_detecting_a_claude_file_imports_only_the_formats_asked_before_it() -> N
     # opencode, codex-exec and codex-rollout are asked first, the raw sniffers (inspect, aider)
     # look at the bytes, claude asks the Cursor evidence: all from the light sniffer module
     assert formats == {"_claude", "_common", "_sniff"}  # the formats asked before it have light sniffers
+    assert "agenteval_assert._parsers._claude._stream" not in loaded  # a session log: its parser only
+
+
+def test_detecting_a_codex_exec_file_imports_no_other_parser() -> None:
+    import json
+
+    probe = (
+        "import json, sys\nfrom agenteval_assert import load\n"
+        f"load({str(CORPUS / 'codex-exec-json' / 'agentcmd-stream-output-2.jsonl')!r})\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    loaded = json.loads(_proc.python(probe).stdout.splitlines()[-1])
+    ours = {m for m in loaded if m.startswith("agenteval_assert._parsers.")}
+    assert ours == {"agenteval_assert._parsers._common", "agenteval_assert._parsers._sniff",
+                    "agenteval_assert._parsers._codex", "agenteval_assert._parsers._codex._shared",
+                    "agenteval_assert._parsers._codex._exec"}
     bare = _proc.python("import json, sys\nprint(json.dumps(sorted(sys.modules)))").stdout
     if "zipfile" not in json.loads(bare.splitlines()[-1]):  # some environments' .pth files import it
         assert "zipfile" not in loaded  # the inspect_ai parser imports it for an .eval archive only

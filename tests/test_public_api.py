@@ -149,7 +149,7 @@ _NEVER_ON_START = ("agenteval_assert.storybook._report", "agenteval_assert.story
                    # a Claude file: the formats asked before it sniff from ``_parsers._sniff``
                    "agenteval_assert._parsers._codex", "agenteval_assert._parsers._opencode",
                    "agenteval_assert._parsers._cursor", "agenteval_assert._parsers._inspect",
-                   "agenteval_assert._parsers._aider",
+                   "agenteval_assert._parsers._aider", "agenteval_assert._parsers._claude._stream",
                    "pydantic", "regex", "jsonpath_ng", "anthropic", "zipfile", "http", "email",
                    "concurrent", "multiprocessing", "logging", "importlib.resources")
 

@@ -32,10 +32,10 @@ _HEAD = 20
 _REGISTRY: tuple[tuple[str, str, str], ...] = (
     # before codex-exec, whose detection also takes a `session.created` type
     ("opencode", "._opencode", "OpenCodeParser"),
-    ("codex-exec", "._codex", "CodexExecParser"),
-    ("codex-rollout", "._codex", "CodexRolloutParser"),
-    ("claude-session", "._claude", "ClaudeSessionParser"),
-    ("claude-stream-json", "._claude", "ClaudeStreamJsonParser"),
+    ("codex-exec", "._codex._exec", "CodexExecParser"),
+    ("codex-rollout", "._codex._rollout", "CodexRolloutParser"),
+    ("claude-session", "._claude._session", "ClaudeSessionParser"),
+    ("claude-stream-json", "._claude._stream", "ClaudeStreamJsonParser"),
     ("gemini-session", "._gemini", "GeminiSessionParser"),
     ("gemini-stream-json", "._gemini", "GeminiStreamJsonParser"),
     ("cursor-cli", "._cursor", "CursorStreamJsonParser"),

@@ -27,9 +27,26 @@ accessors, usage helpers), ``_core`` (``_Claude``, the parse both formats share)
 
 from __future__ import annotations
 
-from ._detect import amp_evidence
-from ._session import ClaudeSessionParser
-from ._stream import ClaudeStreamJsonParser
-from ._subagents import find_subagent_files
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._detect import amp_evidence
+    from ._session import ClaudeSessionParser
+    from ._stream import ClaudeStreamJsonParser
+    from ._subagents import find_subagent_files
+
+# Start-up: each name's module is imported on first use (a session log needs no stream-json parser).
+_WHERE = {"amp_evidence": "._detect", "ClaudeSessionParser": "._session", "ClaudeStreamJsonParser": "._stream",
+          "find_subagent_files": "._subagents"}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = ["ClaudeSessionParser", "ClaudeStreamJsonParser", "amp_evidence", "find_subagent_files"]

@@ -11,8 +11,24 @@ See ``docs/formats-codex.md`` for the detection rules and what every model field
 
 from __future__ import annotations
 
-from ._exec import CodexExecParser
-from ._rollout import CodexRolloutParser
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._exec import CodexExecParser
+    from ._rollout import CodexRolloutParser
+
+# Start-up: each parser's module is imported on first use (an exec file needs no rollout parser).
+_WHERE = {"CodexExecParser": "._exec", "CodexRolloutParser": "._rollout"}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "CodexExecParser",
