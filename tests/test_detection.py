@@ -127,7 +127,8 @@ def test_detecting_a_claude_file_imports_only_the_formats_asked_before_it() -> N
     formats = {m.split(".")[2] for m in loaded if m.startswith("agenteval_assert._parsers.")}
     # opencode, codex-exec and codex-rollout are asked first, the raw sniffers (inspect, aider)
     # look at the bytes, claude asks the Cursor evidence: all from the light sniffer module
-    assert formats == {"_claude", "_common", "_sniff"}  # the formats asked before it have light sniffers
+    # (and ``_lazy``: the packages' names imported on first use)
+    assert formats == {"_claude", "_common", "_lazy", "_sniff"}  # the formats asked before it have light sniffers
     assert "agenteval_assert._parsers._claude._stream" not in loaded  # a session log: its parser only
 
 
@@ -141,7 +142,7 @@ def test_detecting_a_codex_exec_file_imports_no_other_parser() -> None:
     )
     loaded = json.loads(_proc.python(probe).stdout.splitlines()[-1])
     ours = {m for m in loaded if m.startswith("agenteval_assert._parsers.")}
-    assert ours == {"agenteval_assert._parsers._common", "agenteval_assert._parsers._sniff",
+    assert ours == {"agenteval_assert._parsers._common", "agenteval_assert._parsers._sniff", "agenteval_assert._parsers._lazy",
                     "agenteval_assert._parsers._codex", "agenteval_assert._parsers._codex._shared",
                     "agenteval_assert._parsers._codex._exec"}
     bare = _proc.python("import json, sys\nprint(json.dumps(sorted(sys.modules)))").stdout

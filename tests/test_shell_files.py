@@ -315,7 +315,7 @@ def test_a_brace_expansion_that_would_explode_is_left_as_written() -> None:
     ("sort -u -o words.txt words.txt", [("read", "words.txt"), ("write", "words.txt")]),
     ("iconv -f latin1 -t utf-8 -o out.txt in.txt", [("read", "in.txt"), ("write", "out.txt")]),
     ("uniq in.txt out.txt", [("read", "in.txt"), ("write", "out.txt")]),
-    ("ln -sf ../shared/app.ts src/app.ts", [("write", "src/app.ts")]),
+    ("ln -sf ../common/app.ts src/app.ts", [("write", "src/app.ts")]),
     ("rsync -a dist/ public/", [("read", "dist/"), ("write", "public/")]),
     ("rsync -a --remove-source-files a/ host:/b/", [("delete", "a/")]),
     ("rsync -an dist/ public/", []),  # a dry run

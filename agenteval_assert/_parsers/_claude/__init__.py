@@ -27,8 +27,9 @@ accessors, usage helpers), ``_core`` (``_Claude``, the parse both formats share)
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._detect import amp_evidence
@@ -40,13 +41,6 @@ if TYPE_CHECKING:
 _WHERE = {"amp_evidence": "._detect", "ClaudeSessionParser": "._session", "ClaudeStreamJsonParser": "._stream",
           "find_subagent_files": "._subagents"}
 
-
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)
 
 __all__ = ["ClaudeSessionParser", "ClaudeStreamJsonParser", "amp_evidence", "find_subagent_files"]

@@ -11,8 +11,9 @@ See ``docs/formats-codex.md`` for the detection rules and what every model field
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._exec import CodexExecParser
@@ -21,14 +22,7 @@ if TYPE_CHECKING:
 # Start-up: each parser's module is imported on first use (an exec file needs no rollout parser).
 _WHERE = {"CodexExecParser": "._exec", "CodexRolloutParser": "._rollout"}
 
-
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)
 
 __all__ = [
     "CodexExecParser",
