@@ -150,7 +150,7 @@ def check_tool_called(
     # the arguments cannot say whether they match, so a count they could change is undecided
     if spec.args is not None and mode != "ignore" and (n < lo or (hi is not None and n <= hi)):
         taken = {id(c) for c in matched}
-        unreadable = [c for c in cands if c.raw_arguments is not None and not c.arguments and id(c) not in taken]
+        unreadable = [c for c in _unreadable(t, [spec], include_subagents) if id(c) not in taken]
         if unreadable and (n < lo <= n + len(unreadable) or (hi is not None and n <= hi < n + len(unreadable))):
             return CheckResult.inconclusive(
                 name, expected, f"{n}, and {_calls_word(spec, len(unreadable))} whose arguments could not be read",

@@ -300,8 +300,8 @@ def _unreadable(t: Transcript, specs: Iterable[Call], include_subagents: bool) -
     with_args = [s for s in specs if s.args is not None]
     if not with_args:
         return []
-    return [c for c in _pool(t, include_subagents)
-            if c.raw_arguments is not None and not c.arguments and any(s.name_matches(c) for s in with_args)]
+    return [c for c in _index(t).unreadable
+            if (include_subagents or c.agent_id is None) and any(s.name_matches(c) for s in with_args)]
 
 
 def _negative(

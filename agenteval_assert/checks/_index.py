@@ -131,6 +131,7 @@ class CallIndex:
         "_scripts",
         "_shell_calls",
         "_shell_texts",
+        "_unreadable",
         "all_calls",
         "args_keys",
         "main_calls",
@@ -152,8 +153,17 @@ class CallIndex:
         self._errors: dict[bool, tuple[ToolCall, ...]] = {}
         self._failure_flags: bytearray | None = None
         self._retry_walks: dict[bool, dict[tuple[int, ...], list[ToolCall]]] = {}
+        self._unreadable: tuple[ToolCall, ...] | None = None
 
     # -- calls by name -------------------------------------------------------------------------
+
+    @property
+    def unreadable(self) -> tuple[ToolCall, ...]:
+        """The calls whose logged arguments are no JSON object (``raw_arguments``, no
+        ``arguments``), found once: almost always none."""
+        if self._unreadable is None:
+            self._unreadable = tuple(c for c in self.all_calls if c.raw_arguments is not None and not c.arguments)
+        return self._unreadable
 
     def pool(self, include_subagents: bool) -> tuple[ToolCall, ...]:
         """The calls a check looks at: every call, or the main agent's."""
