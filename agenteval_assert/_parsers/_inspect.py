@@ -258,7 +258,8 @@ def _read_member(zf: zipfile.ZipFile, name: str, where: str) -> Any:
                               path=where, expected="an intact inspect_ai .eval archive") from None
     if len(raw) > limit:
         raise TranscriptError(f"the archive member {name} is more than the input limit of {limit:,} bytes "
-                              f"once decompressed (set {MAX_INPUT_ENV} to read larger members)", path=where)
+                              f"once decompressed (set {MAX_INPUT_ENV} to read larger members)", path=where,
+                              expected=f"an archive member of at most {limit:,} bytes")
     try:
         return json.loads(raw)
     except RecursionError:
