@@ -104,6 +104,14 @@ def _writes_tasks(version: Any) -> bool:
 #: turn's context).
 _AFTER_END = frozenset({"token_count", "turn_context", "shutdown_complete", "thread_name_updated",
                         "background_event", "warning", "turn_diff"})
+#: event_msg types that ``event`` only counts as skipped: the reason, and whether the event
+#: ends a finished task's quiet (``step_or_end``: it is no record that may follow an end)
+_EVENT_SKIPS: dict[str, tuple[str, bool]] = {
+    **{t: (f"event_msg {t} (UI event; the response_items hold the facts)", t not in _AFTER_END)
+       for t in _EVENT_MIRRORS},
+    **{t: (f"event_msg {t} (duplicate of the response_item {_EVENT_DUPLICATES[t]})", t not in _AFTER_END)
+       for t in ("user_message", "agent_reasoning")},
+}
 _CALL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 _OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
 _SKIPPED_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary"})
@@ -156,46 +164,109 @@ class _RolloutRun:
 
     def feed(self, records: Iterator[Record]) -> None:
         b = self.b
+        skipped = b.skipped  # b.skip(reason), without its call: one per UI event of a long run
+        thinking = b.thinking
+        response_item, call, output, event = self.response_item, self.call, self.output, self.event
         for line, r in records:
             t = r.get("type")
             p = r.get("payload")
-            if not isinstance(t, str):
-                b.unknown("(record without type)", r, line=line, record=True)
-                continue
-            if not isinstance(p, dict):
-                if t in _ROLLOUT_TYPES:
-                    if t == "response_item":
-                        b.damaged(line, "response_item without a payload object", p)
-                    else:
-                        b.skip(f"{t} without a payload object")
+            # the common records first, each read as the long way below reads it (a property test
+            # holds them to it); anything else goes the long way
+            if type(p) is dict:
+                if t == "response_item":
+                    pt = p.get("type")
+                    # these four neither bracket a task nor may follow its end (step_or_end)
+                    if pt == "function_call_output" or pt == "function_call":
+                        if self.tasks:
+                            b.run_ended = False
+                        ts = r.get("timestamp")
+                        if type(ts) is not str:
+                            ts = _str(ts)
+                        if pt == "function_call":
+                            call(line, p, pt, ts)
+                        else:
+                            output(line, p, ts)
+                        continue
+                    if pt == "reasoning" or pt == "message":
+                        if self.tasks:
+                            b.run_ended = False
+                        if pt == "reasoning":
+                            s = p.get("summary")
+                            if type(s) is list and len(s) == 1:
+                                block = s[0]
+                                text = block.get("text") if type(block) is dict else None
+                                if type(text) is str and text:  # content_text(summary): its one text
+                                    thinking(text, line)
+                                    continue
+                        response_item(line, p, None)  # no timestamp: only calls and outputs keep one
+                        continue
+                elif t == "event_msg":
+                    pt = p.get("type")
+                    if pt == "token_count":  # after an end: no step
+                        info = p.get("info")
+                        plain = _plain_usage(info.get("total_token_usage")) if type(info) is dict else None
+                        if plain is not None:  # the common case: no Usage made per event
+                            self.usage = plain
+                            continue
+                        event(line, p)
+                        continue
+                    if type(pt) is str:
+                        quiet = _EVENT_SKIPS.get(pt)
+                        if quiet is not None:  # a UI event that only mirrors a response_item
+                            if self.tasks and quiet[1]:
+                                b.run_ended = False
+                            skipped[quiet[0]] += 1
+                            continue
+                elif t == "turn_context":
+                    model = p.get("model")
+                    if isinstance(model, str) and model and model not in self.models:
+                        self.models.append(model)
+                    if "turn_context" not in b.metadata:
+                        b.metadata["turn_context"] = {
+                            k: p[k] for k in ("cwd", "approval_policy", "sandbox_policy", "effort") if k in p
+                        }
+                    continue
+            self.record(line, r, t, p)
+        self.finish()
+
+    def record(self, line: int, r: dict[str, Any], t: Any, p: Any) -> None:
+        """Any record, the long way."""
+        b = self.b
+        if not isinstance(t, str):
+            b.unknown("(record without type)", r, line=line, record=True)
+            return
+        if not isinstance(p, dict):
+            if t in _ROLLOUT_TYPES:
+                if t == "response_item":
+                    b.damaged(line, "response_item without a payload object", p)
                 else:
-                    b.unknown(t, r, line=line, record=True)
-                continue
-            if t == "response_item" or t == "event_msg":
-                self.step_or_end(p)
-            ts = _str(r.get("timestamp"))
-            if t == "response_item":
-                self.response_item(line, p, ts)
-            elif t == "event_msg":
-                self.event(line, p)
-            elif t == "session_meta":
-                self.session_meta(p)
-            elif t == "turn_context":
-                model = _str(p.get("model"))
-                if model and model not in self.models:
-                    self.models.append(model)
-                if "turn_context" not in b.metadata:
-                    b.metadata["turn_context"] = {
-                        k: p[k] for k in ("cwd", "approval_policy", "sandbox_policy", "effort") if k in p
-                    }
-            elif t == "compacted":
-                self.compactions += 1
-                b.skip("compacted (summary of the earlier history)")
-            elif t in _ROLLOUT_TYPES:
-                b.skip(t)
+                    b.skip(f"{t} without a payload object")
             else:
                 b.unknown(t, r, line=line, record=True)
-        self.finish()
+            return
+        if t == "response_item" or t == "event_msg":
+            self.step_or_end(p)
+        if t == "response_item":
+            self.response_item(line, p, _str(r.get("timestamp")))
+        elif t == "event_msg":
+            self.event(line, p)
+        elif t == "session_meta":
+            self.session_meta(p)
+        elif t == "turn_context":
+            model = _str(p.get("model"))
+            if model and model not in self.models:
+                self.models.append(model)
+            if "turn_context" not in b.metadata:
+                b.metadata["turn_context"] = {
+                    k: p[k] for k in ("cwd", "approval_policy", "sandbox_policy", "effort") if k in p
+                }
+        elif t == "compacted":
+            self.compactions += 1
+            b.skip("compacted (summary of the earlier history)")
+        elif t in _ROLLOUT_TYPES:
+            b.skip(t)
+        else:
+            b.unknown(t, r, line=line, record=True)
 
     def step_or_end(self, p: dict[str, Any]) -> None:
         """Track the end of the run: since 0.104 a rollout brackets every task (turn) with
