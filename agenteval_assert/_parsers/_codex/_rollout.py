@@ -112,6 +112,7 @@ _EVENT_SKIPS: dict[str, tuple[str, bool]] = {
     **{t: (f"event_msg {t} (duplicate of the response_item {_EVENT_DUPLICATES[t]})", t not in _AFTER_END)
        for t in ("user_message", "agent_reasoning")},
 }
+_AGENT_MESSAGE_SKIP = f"event_msg agent_message (duplicate of the response_item {_EVENT_DUPLICATES['agent_message']})"
 _CALL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 _OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
 _SKIPPED_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary"})
@@ -161,34 +162,79 @@ class _RolloutRun:
         self.compactions = 0
         #: the rollout brackets its tasks with task_started / task_complete (0.104 and later)
         self.tasks = False
+        #: a function name's (server, tool, kind): split_mcp_name and tool_kind, once per name
+        self.kinds: dict[str, tuple[str | None, str | None, str]] = {}
 
     def feed(self, records: Iterator[Record]) -> None:
         b = self.b
         skipped = b.skipped  # b.skip(reason), without its call: one per UI event of a long run
         thinking = b.thinking
-        response_item, call, output, event = self.response_item, self.call, self.output, self.event
+        new_call, new_result = b._call, b._result
+        response_item, event = self.response_item, self.event
+        open_, answered, ends, kinds = self.open, self.answered, self.ends, self.kinds
+        tasks = self.tasks  # set again after every record read the long way (the only place it changes)
         for line, r in records:
-            t = r.get("type")
             p = r.get("payload")
-            # the common records first, each read as the long way below reads it (a property test
-            # holds them to it); anything else goes the long way
+            # the common records first, each read as the long way below reads it (tests hold them
+            # to tests/_rollout_reference.py); anything else goes the long way
             if type(p) is dict:
+                t = r.get("type")
                 if t == "response_item":
                     pt = p.get("type")
-                    # these four neither bracket a task nor may follow its end (step_or_end)
-                    if pt == "function_call_output" or pt == "function_call":
-                        if self.tasks:
+                    # calls, outputs, reasoning and messages neither bracket a task nor may
+                    # follow its end (step_or_end)
+                    if pt == "function_call":
+                        if tasks:
                             b.run_ended = False
                         ts = r.get("timestamp")
                         if type(ts) is not str:
-                            ts = _str(ts)
-                        if pt == "function_call":
-                            call(line, p, pt, ts)
+                            ts = None
+                        cid = p.get("call_id")
+                        name = p.get("name")
+                        if type(cid) is str and cid and type(name) is str and name and p.get("namespace") is None:
+                            arguments = p.get("arguments")
+                            args = _decoded(arguments) if type(arguments) is str and arguments[:1] == "{" else None
+                            if type(args) is dict:  # what decode_arguments gives for a JSON object's text
+                                raw_args = None
+                            else:
+                                args, raw_args = decode_arguments(arguments)
+                            kind = kinds.get(name)
+                            if kind is None:
+                                kind = kinds[name] = (*split_mcp_name(name), tool_kind(name))
+                            if not new_call(cid, cid, name, kind[2], args, line, raw_args, kind[0], kind[1],
+                                            None, None, ts):
+                                skipped["function_call repeating a known call_id"] += 1
+                                continue
+                            st = p.get("status")
+                            if st is not None and st != "completed":
+                                st = _status(st)
+                                if st is not None and st != "completed":
+                                    b.update_call(cid, status=st)
+                            open_[cid] = None
                         else:
-                            output(line, p, ts)
+                            self.call(line, p, pt, ts)
+                        continue
+                    if pt == "function_call_output":
+                        if tasks:
+                            b.run_ended = False
+                        ts = r.get("timestamp")
+                        if type(ts) is not str:
+                            ts = None
+                        cid = p.get("call_id")
+                        out = p.get("output")
+                        if type(cid) is str and type(out) is str and cid not in answered and cid not in ends:
+                            text, raw, code, _ = _rollout_output(out)  # a text: never an error
+                            # no exit code, no success flag, no end event (yet): how it went is not recorded
+                            if new_result(cid, text, line, raw, False, code,
+                                          "unrecorded" if code is None and not (type(raw) is dict and "success" in raw)
+                                          else None, ts) is not None:
+                                answered.add(cid)
+                                open_.pop(cid, None)
+                        else:
+                            self.output(line, p, ts)
                         continue
                     if pt == "reasoning" or pt == "message":
-                        if self.tasks:
+                        if tasks:
                             b.run_ended = False
                         if pt == "reasoning":
                             s = p.get("summary")
@@ -213,20 +259,31 @@ class _RolloutRun:
                     if type(pt) is str:
                         quiet = _EVENT_SKIPS.get(pt)
                         if quiet is not None:  # a UI event that only mirrors a response_item
-                            if self.tasks and quiet[1]:
+                            if tasks and quiet[1]:
                                 b.run_ended = False
                             skipped[quiet[0]] += 1
                             continue
+                        if pt == "agent_message":
+                            if tasks:
+                                b.run_ended = False
+                            msg = p.get("message")
+                            if type(msg) is str:
+                                self.last_event_agent = msg
+                            skipped[_AGENT_MESSAGE_SKIP] += 1
+                            continue
                 elif t == "turn_context":
                     model = p.get("model")
-                    if isinstance(model, str) and model and model not in self.models:
+                    if type(model) is str and model and model not in self.models:
                         self.models.append(model)
                     if "turn_context" not in b.metadata:
                         b.metadata["turn_context"] = {
                             k: p[k] for k in ("cwd", "approval_policy", "sandbox_policy", "effort") if k in p
                         }
                     continue
-            self.record(line, r, t, p)
+                self.record(line, r, t, p)
+            else:
+                self.record(line, r, r.get("type"), p)
+            tasks = self.tasks
         self.finish()
 
     def record(self, line: int, r: dict[str, Any], t: Any, p: Any) -> None:
