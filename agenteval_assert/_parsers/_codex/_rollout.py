@@ -240,9 +240,9 @@ class _RolloutRun:
                             s = p.get("summary")
                             if type(s) is list and len(s) == 1:
                                 block = s[0]
-                                text = block.get("text") if type(block) is dict else None
-                                if type(text) is str and text:  # content_text(summary): its one text
-                                    thinking(text, line)
+                                said = block.get("text") if type(block) is dict else None
+                                if type(said) is str and said:  # content_text(summary): its one text
+                                    thinking(said, line)
                                     continue
                         response_item(line, p, None)  # no timestamp: only calls and outputs keep one
                         continue
