@@ -121,7 +121,8 @@ _SKIPPED_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary"
 def _rollout_output(out: Any) -> tuple[str, Any, int | None, bool]:
     """``(text, raw, exit_code, is_error)`` of a ``function_call_output.output``."""
     if isinstance(out, str):
-        if out[:1] in ("{", "[") and not not_json(out):
+        # a text that starts with '{"' passes not_json (its first two tokens can be JSON's)
+        if out.startswith('{"') or (out[:1] in ("{", "[") and not not_json(out)):
             dec = _decoded(out)  # json.loads, without its scans for blanks, when the text decodes whole
             if dec is None:
                 try:
