@@ -163,8 +163,8 @@ class _RolloutRun:
         self.compactions = 0
         #: the rollout brackets its tasks with task_started / task_complete (0.104 and later)
         self.tasks = False
-        #: a function name's (server, tool, kind): split_mcp_name and tool_kind, once per name
-        self.kinds: dict[str, tuple[str | None, str | None, str]] = {}
+        #: a function name's (name, server, tool, kind): split_mcp_name and tool_kind once per name
+        self.kinds: dict[str, tuple[str, str | None, str | None, str]] = {}
 
     def feed(self, records: Iterator[Record]) -> None:
         b = self.b
@@ -201,8 +201,9 @@ class _RolloutRun:
                                 args, raw_args = decode_arguments(arguments)
                             kind = kinds.get(name)
                             if kind is None:
-                                kind = kinds[name] = (*split_mcp_name(name), tool_kind(name))
-                            if not new_call(cid, cid, name, kind[2], args, line, raw_args, kind[0], kind[1],
+                                kind = kinds[name] = (name, *split_mcp_name(name), tool_kind(name))
+                            # the name's first string: the calls share one (the record's is freed)
+                            if not new_call(cid, cid, kind[0], kind[3], args, line, raw_args, kind[1], kind[2],
                                             None, None, ts):
                                 skipped["function_call repeating a known call_id"] += 1
                                 continue
