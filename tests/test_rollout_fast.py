@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from agenteval_assert._builder import TranscriptBuilder
 from agenteval_assert._parsers._codex._rollout import _RolloutRun
+from agenteval_assert._parsers._common import not_json
 from agenteval_assert._reader import ReadStats, Source
 from tests._rollout_reference import _RolloutRun as _Reference
 
@@ -165,3 +166,11 @@ def test_changed_records_parse_as_the_long_way_parses_them(records: list[dict[st
                  and r["payload"].get("type") in ("function_call", "custom_tool_call")][:40]
         records = copy.deepcopy(calls) + records
     assert_same(list(enumerate(records, 1)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=' \t\n\r{}[]":,0123456789.-+eEtrufalsnNIy\\aR', max_size=12))
+def test_a_text_that_starts_with_brace_quote_passes_the_not_json_screen(rest: str) -> None:
+    # _rollout_output sends a text that starts with '{"' to the decoder without not_json: that
+    # test would let it through anyway (a key string may follow '{')
+    assert not not_json('{"' + rest)
