@@ -90,6 +90,13 @@ def test_the_canonical_form_sees_types_and_values() -> None:
 _POOL: list[dict[str, Any]] = [r for p in ROLLOUTS for _, r in _records(p)]
 _ODD: list[Any] = [None, 0, 1, -1, 2.0, 2.5, True, False, "", "x", "completed", "failed", [], {}, [1], {"a": 1},
                    1 << 64, float("nan"), "task_started", "token_count", "message", "reasoning"]
+
+
+def _odd(*more: Any) -> st.SearchStrategy[Any]:
+    """One of the odd values (or of *more*), a fresh copy: a record that holds one of the lists
+    or dicts may be changed by a later step, and the next example must see the value unchanged
+    (else hypothesis sees its data generation depend on external state)."""
+    return st.sampled_from([*more, *_ODD]).map(copy.deepcopy)
 _PAYLOAD_TYPES = ["message", "reasoning", "function_call", "function_call_output", "custom_tool_call",
                   "custom_tool_call_output", "local_shell_call", "web_search_call", "ghost_snapshot", "compaction",
                   "token_count", "task_started", "task_complete", "turn_aborted", "agent_message", "user_message",
@@ -135,12 +142,12 @@ def _changed_record(draw: st.DrawFn) -> dict[str, Any]:
         op = draw(st.sampled_from(["rtype", "ptype", "set", "drop", "json", "usage", "payload"]))
         p = r.get("payload")
         if op == "rtype":
-            r["type"] = draw(st.sampled_from(_RECORD_TYPES + _ODD))
+            r["type"] = draw(_odd(*_RECORD_TYPES))
         elif op == "ptype" and isinstance(p, dict):
-            p["type"] = draw(st.sampled_from(_PAYLOAD_TYPES + _ODD))
+            p["type"] = draw(_odd(*_PAYLOAD_TYPES))
         elif op == "set" and isinstance(p, dict):
             key = draw(st.sampled_from(_KEYS))
-            p[key] = draw(st.sampled_from(_ODD) | _json_values)
+            p[key] = draw(_odd() | _json_values)
         elif op == "drop" and isinstance(p, dict) and p:
             p.pop(draw(st.sampled_from(sorted(p))))
         elif op == "json" and isinstance(p, dict):
@@ -152,9 +159,9 @@ def _changed_record(draw: st.DrawFn) -> dict[str, Any]:
             p["type"] = "token_count"
             key = draw(st.sampled_from(["input_tokens", "cached_input_tokens", "output_tokens",
                                         "reasoning_output_tokens", "cache_write_input_tokens"]))
-            _set(p, ["info", "total_token_usage", key], draw(st.sampled_from(_ODD)))
+            _set(p, ["info", "total_token_usage", key], draw(_odd()))
         elif op == "payload":
-            r["payload"] = draw(st.sampled_from(_ODD))
+            r["payload"] = draw(_odd())
     return r
 
 
