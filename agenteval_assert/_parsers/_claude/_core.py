@@ -66,6 +66,8 @@ class _Claude:
         self._last_model: Any = None
         #: what each tool name does (``kind_of``), asked once per name
         self._kinds: dict[str, str] = {}
+        #: a tool name -> (the name, its kind, its MCP server and tool), see ``_name``
+        self._names: dict[str, tuple[str, str, str | None, str | None]] = {}
         #: the skill a slash command names (``/plugin:skill``), until its body arrives
         self.pending_command: str | None = None
 
@@ -150,15 +152,19 @@ class _Claude:
     ) -> None:
         b = self.b
         model = msg.get("model")
-        synthetic = model == "<synthetic>"
-        api_error = (
+        if model == self._last_model:  # the lines of a run name one model (never "<synthetic>")
+            synthetic = False
+        else:
+            synthetic = model == "<synthetic>"
+            if not synthetic:
+                self._last_model = model
+                self.see_model(model)
+        # one of the three keys is there first: most lines have none
+        api_error = ("isApiErrorMessage" in rec or "is_api_error_message" in rec or "error" in rec) and (
             rec.get("isApiErrorMessage") is True
             or rec.get("is_api_error_message") is True
             or isinstance(rec.get("error"), str)
         )
-        if not synthetic and model != self._last_model:  # the lines of a run name one model
-            self._last_model = model
-            self.see_model(model)
         mid = msg.get("id")
         if not isinstance(mid, str) or not mid:
             mid = None
@@ -168,11 +174,36 @@ class _Claude:
                 req = rec.get("request_id")
                 if not isinstance(req, str):
                     req = ""
-            self.add_usage(f"{mid}:{req}" if mid else f"#line{line}", msg["usage"], agent_id)
+            key = f"{mid}:{req}" if mid else f"#line{line}"
+            usage = msg["usage"]
+            # the lines of one split API message repeat its usage: add_usage skips them, here
+            # without the call
+            if key != self._last_usage_key or usage != self._last_usage:
+                self.add_usage(key, usage, agent_id)
         if agent_id is None:
             self.pending_command = None
 
         content = msg.get("content")
+        if type(content) is list and len(content) == 1 and not api_error:
+            # the common line: one block, a call or a text (what the loop below does with it)
+            block = content[0]
+            if type(block) is dict:
+                bt = block.get("type")
+                if bt == "tool_use":
+                    self.call(line, 0, block, agent_id, parent_id, ts)
+                    return
+                if bt == "text" and not synthetic:
+                    text = block.get("text")
+                    if type(text) is str and text and not text.isspace():  # text.strip(), without a copy
+                        b.message("assistant", text, line, agent_id=agent_id)
+                        if agent_id is None:
+                            key = mid or f"#line{line}"
+                            if key == self.final_key:
+                                self.final_parts.append(text)
+                            else:
+                                self.final_key = key
+                                self.final_parts = [text]
+                        return
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         elif not isinstance(content, list):
@@ -241,9 +272,15 @@ class _Claude:
     ) -> None:
         b = self.b
         name = block.get("name")
-        if not isinstance(name, str) or not name:
-            b.damaged(line, "tool_use without a name", block)
-            return
+        # what a name means (its kind, its MCP server and tool) is worked out once per name, and
+        # every call of a name shares one string for it (the records' copies are freed)
+        known = self._names.get(name) if type(name) is str else None
+        if known is None:
+            if not isinstance(name, str) or not name:
+                b.damaged(line, "tool_use without a name", block)
+                return
+            known = self._name(name)
+        name, kind, server, tool = known
         cid = block.get("id")
         if isinstance(cid, str) and cid:
             key = cid
@@ -256,10 +293,6 @@ class _Claude:
             raw_arguments = None
         else:
             arguments, raw_arguments = decode_arguments(arguments)
-        server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
-        kind = self._kinds.get(name)
-        if kind is None:
-            kind = self._kinds[name] = self.kind_of(name)
         if not b._call(key, cid, name, kind, arguments, line, raw_arguments, server, tool, parent_id, agent_id, ts):
             b.skip("repeated tool_use (same id)")
             return
@@ -267,6 +300,20 @@ class _Claude:
             self.unparented_call(agent_id, key)
         if kind == "subagent" and cid:
             self.spawn_inputs[cid] = arguments
+
+    def _name(self, name: str) -> tuple[str, str, str | None, str | None]:
+        """A tool name, its kind (``kind_of``, asked once per name) and its MCP server and tool
+        (from the servers known now: ``servers_changed`` forgets them when more are declared)."""
+        server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
+        kind = self._kinds.get(name)
+        if kind is None:
+            kind = self._kinds[name] = self.kind_of(name)
+        known = self._names[name] = (name, kind, server, tool)
+        return known
+
+    def servers_changed(self) -> None:
+        """``servers`` grew: an MCP tool's name may split differently from now on."""
+        self._names.clear()
 
     # -- user ---------------------------------------------------------------------------------
 

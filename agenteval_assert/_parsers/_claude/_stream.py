@@ -128,6 +128,11 @@ class ClaudeStreamJsonParser:
                         )
                 if t == "assistant":
                     st.assistant(line, rec, msg, ptid, ptid, ts)
+                elif type(content := msg.get("content")) is list and len(content) == 1 and type(
+                        block := content[0]) is dict and block.get("type") == "tool_result":
+                    # the common user line: one tool result (what st.user does with it, without
+                    # reading what only a text needs)
+                    st.tool_result(line, block, rec.get("tool_use_result"), ts)
                 else:
                     meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True or rec.get("isMeta") is True
                     st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta,
@@ -246,6 +251,7 @@ class ClaudeStreamJsonParser:
                         for variant in (n, _SANITIZE.sub("_", n)):
                             if variant not in st.servers:
                                 st.servers.append(variant)
+                                st.servers_changed()
             b.metadata["init_records"] = b.metadata.get("init_records", 0) + 1
         elif sub == "task_started":
             tid = _nonempty(rec.get("tool_use_id"))
