@@ -116,9 +116,11 @@ class ClaudeStreamJsonParser:
                 if b.session_id is None:
                     b.session_id = _nonempty(rec.get("session_id"))
                 ptid = rec.get("parent_tool_use_id")
-                if ptid is not None and (not isinstance(ptid, str) or not ptid):
+                if ptid is None:
+                    pass
+                elif not isinstance(ptid, str) or not ptid:
                     ptid = None
-                if ptid is not None:
+                else:
                     st.declare_subagent(ptid, ptid)
                     if t == "user":  # 2.1.2xx subagent prompt records name the subagent
                         b.subagent(
