@@ -115,7 +115,7 @@ class _Claude:
         self._last_usage_key = key
         self._last_usage = usage
         if type(usage) is dict:
-            # _usage_fields's common case, inline (tests/test_speed_paths.py checks it gives the same)
+            # _usage_fields's common case, inline (tests/test_claude_speed_paths.py: it gives the same)
             get = usage.get
             i, o, r, w = (get("input_tokens"), get("output_tokens"), get("cache_read_input_tokens"),
                           get("cache_creation_input_tokens"))
