@@ -3,9 +3,11 @@
 Each shortcut is taken only for plain JSON values (``type(x) is list``, ``dict``, ``str``) or when
 a record lacks the keys a longer test reads (``"error" in rec``...). Records whose values are
 subclasses (``_L``, ``_D``, ``_S``) and whose ``in`` answers yes for those keys (``_R``) take
-the long way everywhere: the block loop, ``user``'s block loop, ``call``, ``_usage_fields``'s
-the API-error and request-id tests. Both must give the same transcript, for
-the real corpus files and for generated records of odd shapes.
+the long way everywhere: the block loop, ``user``'s block loop, ``call`` (a name's meaning
+worked out afresh), ``content_text``, the API-error and request-id tests. Both must give the
+same transcript, for the real corpus files and for generated records of odd shapes. The usage
+of a new API message read inline, the model of a run's lines, the names' cache after more MCP
+servers are declared and a subagent's calls linked late have tests of their own.
 """
 
 from __future__ import annotations
@@ -280,3 +282,24 @@ def test_usage_keyed_by_request_id_alone() -> None:
                       "cache_creation_input_tokens": 0}}}
     t = _same_both_ways("claude-stream-json", [line("r1", 5), line("r2", 7), line("r1", 6)])
     assert t.usage.output_tokens == 13
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(["claude-a", "claude-b", "<synthetic>", None, "", 3]), min_size=1, max_size=8),
+       st.booleans())
+def test_the_models_of_a_run(models: list[Any], session: bool) -> None:
+    """A line that names the last line's model skips the model bookkeeping: the transcript still
+    names every model once, in order, the first one as its model, and a ``<synthetic>`` line's
+    text is meta."""
+    recs = []
+    for i, m in enumerate(models):
+        rec: dict[str, Any] = {"type": "assistant", "message": {"id": f"m{i}", "model": m, "content": [
+            {"type": "text", "text": f"t{i}"}]}}
+        if session:
+            rec.update(sessionId="s", uuid=f"u{i}", isSidechain=False)
+        recs.append(rec)
+    t = _same_both_ways("claude-session" if session else "claude-stream-json", recs)
+    named = [m for m in dict.fromkeys(models) if isinstance(m, str) and m and m != "<synthetic>"]
+    assert t.model == (named[0] if named else None)
+    assert t.metadata.get("models") == (named if len(named) > 1 else None)
+    assert [(s.text, s.meta) for s in t.messages(include_meta=True)] == [(f"t{i}", m == "<synthetic>") for i, m in enumerate(models)]
