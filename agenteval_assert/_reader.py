@@ -15,7 +15,7 @@ import codecs
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import Any, BinaryIO, Literal
 
@@ -212,6 +212,9 @@ class Source:
         #: to ``json.loads`` itself, so what parses and what is an issue stays its verdict
         self._raw_decode = decoder.raw_decode
         self._decode_run = decoder.raw_decode
+        #: what ``raw_decode`` calls, without its frame (a text that starts with no JSON value
+        #: raises ``StopIteration``): the long lines' loop takes any failure to ``_line``
+        self._scan: Callable[[str, int], tuple[Any, int]] = decoder.scan_once  # type: ignore[attr-defined]
         head = self._peek()
         if not head:
             self.stats.shape = "empty"
@@ -430,7 +433,7 @@ class Source:
         # verdict on that line. Both give the same records and the same issues.
         line_one = self._line
         run = self._run
-        decode = self._raw_decode
+        scan = self._scan
         n = 0
         ended = True  # the last line ended with a newline
         try:
@@ -450,8 +453,8 @@ class Source:
                     for i, raw in enumerate(lines, n + 1):
                         try:
                             text = raw.decode("utf-8")
-                            obj, end = decode(text)
-                        except (ValueError, RecursionError):
+                            obj, end = scan(text, 0)
+                        except (ValueError, RecursionError, StopIteration):
                             obj = None
                         else:
                             if end == len(text) and type(obj) is dict:

@@ -110,6 +110,18 @@ def test_default_sizes_give_the_same_verdict(lines: list[bytes], newline: bool) 
     assert read(data) == reference(data)
 
 
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(_LINES, st.booleans())
+def test_long_lines_give_the_verdict_of_each_line_alone(monkeypatch: pytest.MonkeyPatch, lines: list[bytes],
+                                                        newline: bool) -> None:
+    """Chunks of long lines: each line decoded alone (the decoder's scanner called directly, any
+    failure, a line with no value at its start included, decided by ``_line``)."""
+    monkeypatch.setattr(_reader, "_CHUNK", 64)
+    monkeypatch.setattr(_reader, "_RUN_AVERAGE", 0)  # every chunk counts as one of long lines
+    data = b"\n".join(lines) + (b"\n" if newline and lines else b"")
+    assert read(data) == reference(data)
+
+
 def test_a_run_shares_its_key_strings(small_runs: None) -> None:
     """The point of a run, beside speed: the records of one run share their keys (memory)."""
     recs = read(b'{"item": 1}\n{"item": 2}\n{"item": 3}\n')[0]

@@ -32,6 +32,7 @@ def may_hold_workflow_calls(transcript: Transcript) -> bool:
     name of either vocabulary. (A file the agent wrote matters only to a later command that
     passes.)"""
     seen: set[str] = set()
+    names: set[str] = set()  # the names already found to be no workflow name
     for call in transcript.all_tool_calls:
         if call.kind == "shell":
             text = call.command
@@ -42,6 +43,8 @@ def may_hold_workflow_calls(transcript: Transcript) -> bool:
             seen.add(text)
             continue
         for candidate in (call.tool, call.name):
-            if isinstance(candidate, str) and candidate and normalize_workflow_name(candidate):
-                return True
+            if isinstance(candidate, str) and candidate and candidate not in names:
+                if normalize_workflow_name(candidate):
+                    return True
+                names.add(candidate)
     return False

@@ -66,6 +66,8 @@ class _Claude:
         self._last_model: Any = None
         #: what each tool name does (``kind_of``), asked once per name
         self._kinds: dict[str, str] = {}
+        #: a tool name -> (the name, its kind, its MCP server and tool), see ``_name``
+        self._names: dict[str, tuple[str, str, str | None, str | None]] = {}
         #: the skill a slash command names (``/plugin:skill``), until its body arrives
         self.pending_command: str | None = None
 
@@ -106,13 +108,29 @@ class _Claude:
         # (a dict comparison costs less than re-reading every field).
         if key == self._last_usage_key and usage == self._last_usage:
             return
-        self._last_usage_key, self._last_usage = key, usage
-        fields = _usage_fields(usage)
+        self.new_usage(key, usage, agent_id)
+
+    def new_usage(self, key: str, usage: Any, agent_id: str | None) -> None:
+        """``add_usage`` of a usage that is not the last one's repeat."""
+        self._last_usage_key = key
+        self._last_usage = usage
+        if type(usage) is dict:
+            # _usage_fields's common case, inline (tests/test_claude_speed_paths.py: it gives the same)
+            get = usage.get
+            i, o, r, w = (get("input_tokens"), get("output_tokens"), get("cache_read_input_tokens"),
+                          get("cache_creation_input_tokens"))
+            if (type(i) is int and type(o) is int and type(r) is int and type(w) is int
+                    and i >= 0 and o >= 0 and r >= 0 and (w > 0 or (w == 0 and "cache_creation" not in usage))):
+                fields: list[int | None] | None = [i, o, r, w]
+            else:
+                fields = self._read_usage(usage)
+        else:
+            fields = self._read_usage(usage)
         if fields is None:
             return
-        if None in fields:
-            self.b.unusable_usage(usage, _USAGE_KEYS)
-        mine = self.usage.setdefault(agent_id, {})
+        mine = self.usage.get(agent_id)
+        if mine is None:
+            mine = self.usage[agent_id] = {}
         old = mine.get(key)
         if old is None:
             mine[key] = fields
@@ -120,6 +138,13 @@ class _Claude:
             mine[key] = [
                 n if o is None else o if n is None else max(o, n) for o, n in zip(old, fields, strict=True)
             ]
+
+    def _read_usage(self, usage: Any) -> list[int | None] | None:
+        """``_usage_fields``, noting the counts it could not read."""
+        fields = _usage_fields(usage)
+        if fields is not None and None in fields:
+            self.b.unusable_usage(usage, _USAGE_KEYS)
+        return fields
 
     def agent_usage(self, agent_id: str | None, cost: float | None = None) -> Usage | None:
         """The usage recorded for one agent (``None``: the main agent), or ``None`` if none is."""
@@ -150,29 +175,76 @@ class _Claude:
     ) -> None:
         b = self.b
         model = msg.get("model")
-        synthetic = model == "<synthetic>"
-        api_error = (
-            rec.get("isApiErrorMessage") is True
-            or rec.get("is_api_error_message") is True
-            or isinstance(rec.get("error"), str)
-        )
-        if not synthetic and model != self._last_model:  # the lines of a run name one model
-            self._last_model = model
-            self.see_model(model)
+        if model == self._last_model:  # the lines of a run name one model (never "<synthetic>")
+            synthetic = False
+        else:
+            synthetic = model == "<synthetic>"
+            if not synthetic:
+                self._last_model = model
+                self.see_model(model)
+        if "isApiErrorMessage" in rec or "is_api_error_message" in rec or "error" in rec:  # most lines have none
+            api_error = (rec.get("isApiErrorMessage") is True or rec.get("is_api_error_message") is True
+                         or isinstance(rec.get("error"), str))
+        else:
+            api_error = False
         mid = msg.get("id")
         if not isinstance(mid, str) or not mid:
             mid = None
         if count_usage and not synthetic and "usage" in msg:
-            req = rec.get("requestId")
-            if not isinstance(req, str) or not req:
-                req = rec.get("request_id")
-                if not isinstance(req, str):
-                    req = ""
-            self.add_usage(f"{mid}:{req}" if mid else f"#line{line}", msg["usage"], agent_id)
+            if "requestId" in rec or "request_id" in rec:  # stream-json lines have neither
+                req = rec.get("requestId")
+                if not isinstance(req, str) or not req:
+                    req = rec.get("request_id")
+                    if not isinstance(req, str):
+                        req = ""
+            else:
+                req = ""
+            key = f"{mid}:{req}" if mid else f"#line{line}"
+            usage = msg["usage"]
+            # the lines of one split API message repeat its usage: add_usage skips them, here
+            # without the call
+            if key != self._last_usage_key or usage != self._last_usage:
+                self.new_usage(key, usage, agent_id)
         if agent_id is None:
             self.pending_command = None
 
         content = msg.get("content")
+        if type(content) is list and len(content) == 1 and not api_error:
+            # the common line: one block, a call or a text (what the loop below does with it)
+            block = content[0]
+            if type(block) is dict:
+                bt = block.get("type")
+                if bt == "tool_use":
+                    # self.call, inline for a call with an id, an object input and a name seen before
+                    name = block.get("name")
+                    known = self._names.get(name) if type(name) is str else None
+                    cid = block.get("id")
+                    arguments = block.get("input")
+                    if known is None or type(cid) is not str or not cid or type(arguments) is not dict:
+                        self.call(line, 0, block, agent_id, parent_id, ts)
+                        return
+                    name, kind, server, tool = known
+                    if not b._call(cid, cid, name, kind, arguments, line, None, server, tool, parent_id, agent_id,
+                                   ts):
+                        b.skip("repeated tool_use (same id)")
+                        return
+                    if agent_id is not None and parent_id is None:
+                        self.unparented_call(agent_id, cid)
+                    if kind == "subagent":
+                        self.spawn_inputs[cid] = arguments
+                    return
+                if bt == "text" and not synthetic:
+                    text = block.get("text")
+                    if type(text) is str and text and not text.isspace():  # text.strip(), without a copy
+                        b.message("assistant", text, line, agent_id=agent_id)
+                        if agent_id is None:
+                            key = mid or f"#line{line}"
+                            if key == self.final_key:
+                                self.final_parts.append(text)
+                            else:
+                                self.final_key = key
+                                self.final_parts = [text]
+                        return
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         elif not isinstance(content, list):
@@ -241,9 +313,15 @@ class _Claude:
     ) -> None:
         b = self.b
         name = block.get("name")
-        if not isinstance(name, str) or not name:
-            b.damaged(line, "tool_use without a name", block)
-            return
+        # what a name means (its kind, its MCP server and tool) is worked out once per name, and
+        # every call of a name shares one string for it (the records' copies are freed)
+        known = self._names.get(name) if type(name) is str else None
+        if known is None:
+            if not isinstance(name, str) or not name:
+                b.damaged(line, "tool_use without a name", block)
+                return
+            known = self._name(name)
+        name, kind, server, tool = known
         cid = block.get("id")
         if isinstance(cid, str) and cid:
             key = cid
@@ -256,10 +334,6 @@ class _Claude:
             raw_arguments = None
         else:
             arguments, raw_arguments = decode_arguments(arguments)
-        server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
-        kind = self._kinds.get(name)
-        if kind is None:
-            kind = self._kinds[name] = self.kind_of(name)
         if not b._call(key, cid, name, kind, arguments, line, raw_arguments, server, tool, parent_id, agent_id, ts):
             b.skip("repeated tool_use (same id)")
             return
@@ -267,6 +341,20 @@ class _Claude:
             self.unparented_call(agent_id, key)
         if kind == "subagent" and cid:
             self.spawn_inputs[cid] = arguments
+
+    def _name(self, name: str) -> tuple[str, str, str | None, str | None]:
+        """A tool name, its kind (``kind_of``, asked once per name) and its MCP server and tool
+        (from the servers known now: ``servers_changed`` forgets them when more are declared)."""
+        server, tool = split_mcp_name(name, self.servers) if name.startswith("mcp__") else (None, None)
+        kind = self._kinds.get(name)
+        if kind is None:
+            kind = self._kinds[name] = self.kind_of(name)
+        known = self._names[name] = (name, kind, server, tool)
+        return known
+
+    def servers_changed(self) -> None:
+        """``servers`` grew: an MCP tool's name may split differently from now on."""
+        self._names.clear()
 
     # -- user ---------------------------------------------------------------------------------
 
@@ -356,11 +444,17 @@ class _Claude:
             b.damaged(line, "tool_result without a tool_use_id", block)
             return
         content = block.get("content")
-        text = content if type(content) is str else content_text(content)
+        if type(content) is str:  # the common case: the text itself, nothing structured
+            text = content
+            raw = payload
+        else:
+            text = content_text(content)
+            raw = payload if payload is not None else (content if isinstance(content, (list, dict)) else None)
         is_error = block.get("is_error") is True  # absent => false (formats §3.3)
-        raw = payload if payload is not None else (content if isinstance(content, (list, dict)) else None)
         status = None
-        if isinstance(payload, dict):
+        if payload is None:
+            pass
+        elif isinstance(payload, dict):
             if payload.get("interrupted") is True:
                 status = "interrupted"
         elif payload == "User rejected tool use":

@@ -211,10 +211,17 @@ class ClaudeSessionParser:
                     st.declare_subagent(agent_id, parent)
                 if t == "assistant":
                     st.assistant(line, rec, msg, agent_id, parent, ts)
+                    continue
+                summary = rec.get("isCompactSummary") is True
+                if summary:
+                    b.metadata["compact_summaries"] = b.metadata.get("compact_summaries", 0) + 1
+                if type(content := msg.get("content")) is list and len(content) == 1 and type(
+                        block := content[0]) is dict and block.get("type") == "tool_result":
+                    # the common user line: one tool result (what st.user does with it, without
+                    # reading what only a text needs)
+                    st.tool_result(line, block, rec.get("toolUseResult"), ts)
                 else:
-                    meta = rec.get("isMeta") is True or rec.get("isCompactSummary") is True
-                    if rec.get("isCompactSummary") is True:
-                        b.metadata["compact_summaries"] = b.metadata.get("compact_summaries", 0) + 1
+                    meta = summary or rec.get("isMeta") is True
                     st.user(line, msg, agent_id=agent_id, ts=ts, payload=rec.get("toolUseResult"), meta=meta,
                             from_tool=rec.get("sourceToolUseID") is not None)
             elif t == "progress":

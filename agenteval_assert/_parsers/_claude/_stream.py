@@ -116,9 +116,11 @@ class ClaudeStreamJsonParser:
                 if b.session_id is None:
                     b.session_id = _nonempty(rec.get("session_id"))
                 ptid = rec.get("parent_tool_use_id")
-                if ptid is not None and (not isinstance(ptid, str) or not ptid):
+                if ptid is None:
+                    pass
+                elif not isinstance(ptid, str) or not ptid:
                     ptid = None
-                if ptid is not None:
+                else:
                     st.declare_subagent(ptid, ptid)
                     if t == "user":  # 2.1.2xx subagent prompt records name the subagent
                         b.subagent(
@@ -128,6 +130,11 @@ class ClaudeStreamJsonParser:
                         )
                 if t == "assistant":
                     st.assistant(line, rec, msg, ptid, ptid, ts)
+                elif type(content := msg.get("content")) is list and len(content) == 1 and type(
+                        block := content[0]) is dict and block.get("type") == "tool_result":
+                    # the common user line: one tool result (what st.user does with it, without
+                    # reading what only a text needs)
+                    st.tool_result(line, block, rec.get("tool_use_result"), ts)
                 else:
                     meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True or rec.get("isMeta") is True
                     st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta,
@@ -246,6 +253,7 @@ class ClaudeStreamJsonParser:
                         for variant in (n, _SANITIZE.sub("_", n)):
                             if variant not in st.servers:
                                 st.servers.append(variant)
+                                st.servers_changed()
             b.metadata["init_records"] = b.metadata.get("init_records", 0) + 1
         elif sub == "task_started":
             tid = _nonempty(rec.get("tool_use_id"))
