@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -33,10 +34,13 @@ __all__ = [
 
 _EXEC_TYPES = CODEX_EXEC_TYPES
 _LEGACY_CONFIG_KEYS = CODEX_LEGACY_CONFIG_KEYS
-#: exec ``--json`` item types that are tool calls (the name of the call is the item type, MCP aside)
-_TOOL_ITEMS = frozenset(
-    {"command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call"}
-)
+#: exec ``--json`` item types that are tool calls (the name of the call is the item type, MCP aside),
+#: each mapped to itself: the calls and the items they keep share these strings (a 100 MB log
+#: has a hundred thousand tool items, each with its own decoded copy of its type otherwise)
+_TOOL_ITEMS = {k: k for k in (
+    "command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call")}
+#: the status words of completed items, each mapped to itself (``_TOOL_ITEMS``)
+_ITEM_STATUSES = {k: k for k in ("completed", "failed", "declined", "in_progress")}
 _ITEM_ALIASES = {"assistant_message": "agent_message"}
 #: What a record type says of the run's end (``Health.run_ended``): a step or a run started
 #: (False: the turn's end must follow), a turn ended (True).
@@ -46,6 +50,10 @@ _ENDS: dict[str, bool] = {
     "thread.started": False, "session.created": False, "turn.completed": True, "turn.failed": True,
 }
 _NATIVE_ID_PREFIXES = ("item_", "itm_")
+#: counts at or above this are no counts, and do not fit a row of ``_ExecRun.totals``
+_MAX_COUNT = 1 << 63
+#: a row of ``_ExecRun.totals`` that counts nothing
+_NO_TOTAL = array("q", [-1] * 5)
 #: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
 _ITEM_IDS = [f"item_{n}" for n in range(4096)]
 _LAST_ITEM_ID = len(_ITEM_IDS) - 2  # the last n whose item_{n + 1} is in _ITEM_IDS
@@ -157,13 +165,20 @@ class _ExecRun:
         self.run = 0  # process runs: +1 at every thread.started / session.created
         self.turns = 0
         self.failed_turns = 0
-        self.thread_ids: dict[str, None] = {}  # in order; a dict: 25,000 resumed runs stay linear
+        #: every thread, in order (a dict: 25,000 resumed runs stay linear), and its row in
+        #: ``totals`` (``None``: none yet)
+        self.thread_ids: dict[str, int | None] = {}
         #: the thread of the process run being read: the id of the last thread.started that
         #: named one ("" before any), whether first seen there or resumed
         self.current_thread = ""
-        #: each thread's running total, the last one read: (input, output, cache read, cache
-        #: write, reasoning), the fields of its ``Usage``
-        self.thread_usage: dict[str, tuple[int | None, ...]] = {}
+        #: each thread's running total, the last one read: five counts a row (input, output,
+        #: cache read, cache write, reasoning: the fields of its ``Usage``; -1 for ``None``), in
+        #: one array: 40 bytes a thread, not a tuple of five objects (a 100 MB log has 180,000
+        #: resumed runs, each with its thread)
+        self.totals = array("q")
+        #: the running totals that have no row: a thread's whose counts a row cannot hold (a
+        #: negative count, 2**63 or more), the total of the run before any thread.started
+        self.odd_totals: dict[str, tuple[int | None, ...]] = {}
         self.noted_runs: set[str] = set()  # the record types whose resumed runs are noted
         self.legacy_usage: Usage | None = None
         self.last_message: str | None = None
@@ -172,6 +187,9 @@ class _ExecRun:
         self.last_error: str | None = None
         self.done: set[str] = set()
         self.open: dict[str, None] = {}  # keys of calls with no result yet, in order
+        #: the keys of the calls of the current process run (and the calls still open of the
+        #: runs before): forgotten when the next run starts (``forget_run``)
+        self.run_keys: list[str] = []
         self.subagent_said: dict[str, str] = {}
         #: the highest ``item_N`` number of the current process run (-1: none yet)
         self.max_item = -1
@@ -239,10 +257,17 @@ class _ExecRun:
             lines = f"line {line}" if n == 1 else f"{n} item records, the first at line {line}"
             b.note(f"duplicate JSON key \"id\" in items ({lines}): the first value is used, not the "
                    f"last ({fid!r}, not {iid!r})")
-        if self.thread_usage:
+        if self.totals or self.odd_totals:
             # the threads' totals summed, field by field (what _add_usage gives, one object)
             sums: list[int | None] = [None] * 5
-            for fields in self.thread_usage.values():
+            totals = self.totals
+            rows = len(totals) // 5
+            for i in range(5):
+                column = totals[i::5]
+                absent = column.count(-1)
+                if absent < rows:
+                    sums[i] = sum(column) + absent  # each -1 (None) taken back out
+            for fields in self.odd_totals.values():
                 for i, v in enumerate(fields):
                     if v is not None:
                         got = sums[i]
@@ -294,7 +319,23 @@ class _ExecRun:
         self.max_item = max(self.max_item, n)
         self.next_item = _item_id_after(self.max_item)
 
+    def forget_run(self) -> None:
+        """A new process run starts: the keys of the run before hold its number, so no record
+        can give them again. The builder and ``done`` forget them (a file of 25,000 resumed runs
+        keeps the keys of one), all but those of calls still open, which the end of a turn
+        closes (``_close_turn``)."""
+        keys, open_ = self.run_keys, self.open
+        if open_:
+            gone = [key for key in keys if key not in open_]
+            self.run_keys = [key for key in keys if key in open_]
+        else:
+            gone, self.run_keys = keys, []
+        self.b.forget(gone)
+        self.done.difference_update(gone)
+
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
+        if self.run_keys:
+            self.forget_run()
         self.max_item = -1
         self.last_item = None
         self.next_item = "item_0"
@@ -332,7 +373,7 @@ class _ExecRun:
         d = r.get("usage")
         plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
         if plain is not None:
-            self.thread_usage[self.current_thread] = plain
+            self.set_total(plain, True)
             return
         u = _openai_usage(d)
         if u is None:
@@ -340,8 +381,31 @@ class _ExecRun:
                 self.b.skip("turn.completed usage that is not a token-usage object")
             return
         self.b.unusable_usage(d, OPENAI_USAGE_KEYS, line)
-        self.thread_usage[self.current_thread] = (u.input_tokens, u.output_tokens, u.cache_read_tokens,
-                                                  u.cache_write_tokens, u.reasoning_tokens)
+        fields = (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens, u.reasoning_tokens)
+        self.set_total(fields, all(v is None or (type(v) is int and 0 <= v < _MAX_COUNT) for v in fields))
+
+    def set_total(self, fields: tuple[int | None, ...], fits: bool) -> None:
+        """The current thread's running total is now *fields* (*fits*: each is ``None`` or a
+        count below 2**63, which a row of ``totals`` holds)."""
+        tid = self.current_thread
+        ids = self.thread_ids
+        row = ids.get(tid)
+        if not fits or tid not in ids:
+            self.odd_totals[tid] = fields
+            if row is not None:  # its row counts no more
+                self.totals[5 * row : 5 * row + 5] = _NO_TOTAL
+            return
+        if self.odd_totals:
+            self.odd_totals.pop(tid, None)
+        inp, out, cached, write, reasoning = fields
+        counts = (-1 if inp is None else inp, -1 if out is None else out, -1 if cached is None else cached,
+                  -1 if write is None else write, -1 if reasoning is None else reasoning)
+        totals = self.totals
+        if row is None:
+            ids[tid] = len(totals) // 5
+            totals.extend(counts)
+        else:
+            totals[5 * row : 5 * row + 5] = array("q", counts)
 
     def turn_failed(self, line: int, r: dict[str, Any]) -> None:
         self._close_turn()
@@ -368,6 +432,7 @@ class _ExecRun:
             arguments=args, line=line,
         ):
             self.open[key] = None
+            self.run_keys.append(key)
         else:
             self.b.skip("request_user_input repeated")
 
@@ -427,8 +492,9 @@ class _ExecRun:
             b.damaged(line, f"{ev} item without a type", item)
             return
         kind = _ITEM_ALIASES.get(kind, kind)
-        if kind in _TOOL_ITEMS:
-            self.tool_item(ev, line, r, item, kind)
+        tool_kind = _TOOL_ITEMS.get(kind)
+        if tool_kind is not None:
+            self.tool_item(ev, line, r, item, tool_kind)
             return
         if kind not in ("agent_message", "reasoning", "plan", "error"):
             b.unknown(f"item:{kind}", item, line=line)
@@ -480,6 +546,7 @@ class _ExecRun:
         if c is None:
             b._call(key, native, name, ckind, args, line, None, server, tool, None, None, None)
             self.open[key] = None
+            self.run_keys.append(key)
         elif unnamed:  # a damaged later version does not rename the call
             c.arguments = args
         else:
@@ -487,6 +554,17 @@ class _ExecRun:
             c.name, c.kind, c.arguments, c.server, c.tool = name, ckind, args, server, tool
         if ev != "item.completed":
             return
+        # the completed item is kept (the result's raw): its type, status and id are made the
+        # strings the constants and the call hold, equal values, one object each for every item
+        if item.get("type") == kind:
+            item["type"] = kind
+        status = item.get("status")
+        if type(status) is str:
+            word = _ITEM_STATUSES.get(status)
+            if word is not None:
+                item["status"] = word
+        if c is not None and item.get("id") == c.id:
+            item["id"] = c.id
         text, raw, is_error, exit_code = _tool_item_result(kind, item)
         st = _status(item.get("status"))
         if st == "completed" and is_error:
