@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from agenteval_assert import Transcript, load, parse
 from agenteval_assert._builder import TranscriptBuilder
+from agenteval_assert._parsers._codex import _exec
 from agenteval_assert._parsers._codex._shared import _openai_usage, _plain_usage
 from agenteval_assert.model import Message, Thinking, ToolCall, Usage
 
@@ -154,7 +155,9 @@ def _dump(t: Transcript) -> Any:
 
 
 def _both_ways(text: str) -> tuple[Any, Any]:
-    short = _dump(parse(text, format="codex-exec"))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_exec, "_FORGET_BATCH", 1)  # the keys forgotten at every new run
+        short = _dump(parse(text, format="codex-exec"))
     with pytest.MonkeyPatch.context() as m:
         m.setattr(TranscriptBuilder, "forget", lambda self, keys: None)  # the long way: every key kept
         long = _dump(parse(text, format="codex-exec"))
@@ -184,7 +187,10 @@ def test_a_call_left_open_by_its_run_is_closed_by_a_later_turns_end() -> None:
 
 @pytest.mark.parametrize("path", sorted((CORPUS / "codex-exec-json").glob("*.jsonl")), ids=lambda p: p.name)
 def test_the_corpus_parses_the_same_with_every_key_kept(path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    short = _dump(load(path))
+    with monkeypatch.context() as m:
+        m.setattr(_exec, "_FORGET_BATCH", 1)
+        short = _dump(load(path))
+    assert short == _dump(load(path))  # and in batches (the default)
     with monkeypatch.context() as m:
         m.setattr(TranscriptBuilder, "forget", lambda self, keys: None)
         long = _dump(load(path))
@@ -203,3 +209,22 @@ def test_completed_items_share_their_type_status_and_id_strings() -> None:
     assert a.result.raw["id"] is a.id  # the call's own id (from item.started)
     assert a.result.raw["status"] == "completed" and b.result.raw["status"] == "failed"
     assert b.status == "failed"
+
+
+def test_the_keys_kept_stay_bounded_on_many_resumed_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 3,000 resumed runs of two calls each: the builder's map keeps the keys of a batch, not all
+    seen: list[int] = []
+    forget = TranscriptBuilder.forget
+
+    def spy(self: TranscriptBuilder, keys: list[str]) -> None:
+        forget(self, keys)
+        seen.append(len(self._calls))
+
+    monkeypatch.setattr(TranscriptBuilder, "forget", spy)
+    records: list[dict[str, Any]] = []
+    for n in range(3000):
+        records += [{"type": "thread.started", "thread_id": f"t{n}"}, _item("item.started", 0),
+                    _item("item.completed", 0), _item("item.completed", 1), {"type": "turn.completed"}]
+    t = exec_t(records)
+    assert len(t.tool_calls) == 6000 and all(c.status == "completed" for c in t.tool_calls)
+    assert seen and max(seen) == 0

@@ -52,6 +52,9 @@ _ENDS: dict[str, bool] = {
 _NATIVE_ID_PREFIXES = ("item_", "itm_")
 #: counts at or above this are no counts, and do not fit a row of ``_ExecRun.totals``
 _MAX_COUNT = 1 << 63
+#: the keys of the runs before are forgotten when this many are kept (``_ExecRun.forget_run``):
+#: a bounded set, forgotten in batches (not at every run: most runs make a call or two)
+_FORGET_BATCH = 2048
 #: a row of ``_ExecRun.totals`` that counts nothing
 _NO_TOTAL = array("q", [-1] * 5)
 #: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
@@ -187,8 +190,8 @@ class _ExecRun:
         self.last_error: str | None = None
         self.done: set[str] = set()
         self.open: dict[str, None] = {}  # keys of calls with no result yet, in order
-        #: the keys of the calls of the current process run (and the calls still open of the
-        #: runs before): forgotten when the next run starts (``forget_run``)
+        #: the keys of the calls of the process runs since the last ``forget_run``, and of the
+        #: calls still open before it
         self.run_keys: list[str] = []
         self.subagent_said: dict[str, str] = {}
         #: the highest ``item_N`` number of the current process run (-1: none yet)
@@ -320,10 +323,10 @@ class _ExecRun:
         self.next_item = _item_id_after(self.max_item)
 
     def forget_run(self) -> None:
-        """A new process run starts: the keys of the run before hold its number, so no record
-        can give them again. The builder and ``done`` forget them (a file of 25,000 resumed runs
-        keeps the keys of one), all but those of calls still open, which the end of a turn
-        closes (``_close_turn``)."""
+        """A new process run starts: the keys of the runs before hold their numbers, so no
+        record can give them again. The builder and ``done`` forget them (a file of 180,000
+        resumed runs keeps the keys of a few), all but those of calls still open, which the end
+        of a turn closes (``_close_turn``)."""
         keys, open_ = self.run_keys, self.open
         if open_:
             gone = [key for key in keys if key not in open_]
@@ -334,7 +337,7 @@ class _ExecRun:
         self.done.difference_update(gone)
 
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
-        if self.run_keys:
+        if len(self.run_keys) >= _FORGET_BATCH:
             self.forget_run()
         self.max_item = -1
         self.last_item = None
@@ -373,6 +376,14 @@ class _ExecRun:
         d = r.get("usage")
         plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
         if plain is not None:
+            ids, tid = self.thread_ids, self.current_thread
+            if ids.get(tid, 0) is None and not self.odd_totals:  # a thread's first total: set_total, inline
+                totals = self.totals
+                ids[tid] = len(totals) // 5
+                inp, out, cached, write, reasoning = plain
+                totals.extend((inp, out, cached, -1 if write is None else write,
+                               -1 if reasoning is None else reasoning))
+                return
             self.set_total(plain, True)
             return
         u = _openai_usage(d)
