@@ -216,3 +216,37 @@ def test_a_call_in_the_making_moves_its_line_whatever_its_location() -> None:
     assert c.line == 1 and c.location is args[4]
     c.line = 4  # a location kept as given is replaced by a plain one
     assert c.location == Location("g", 4) and type(c.location) is Location and c._line == 4
+
+
+def test_every_call_gets_its_place_among_the_calls_and_among_the_steps() -> None:
+    # a call's index is made from the int an earlier step holds for its place (no int object of
+    # its own): whatever the mix of steps, it is the call's place among the calls
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+    from agenteval_assert.model import Message, Thinking
+
+    @given(st.lists(st.sampled_from(["message", "thinking", "call", "new_call"]), max_size=600))
+    def places(ops: list[str]) -> None:
+        b = TranscriptBuilder("f.jsonl", "codex-exec", "codex")
+        for n, op in enumerate(ops):
+            if op == "message":
+                b.message("assistant", f"m{n}", n + 1)
+            elif op == "thinking":
+                b.thinking(f"t{n}", n + 1)
+            elif op == "call":
+                assert b._call(f"k{n}", f"c{n}", "Bash", "shell", {}, n + 1, None, None, None, None, None, None)
+            else:
+                assert b.call(f"k{n}", id=f"c{n}", name="Read", kind="file_read", arguments={}, line=n + 1)
+        t = b.build(ReadStats("f.jsonl"))
+        calls = [s for s in t.steps if isinstance(s, ToolCall)]
+        assert [c.index for c in calls] == list(range(len(calls)))
+        assert [c.step for c in calls] == [i for i, s in enumerate(t.steps) if isinstance(s, ToolCall)]
+        assert all(s.index == i for i, s in enumerate(t.steps) if isinstance(s, (Message, Thinking)))
+        for c in calls:  # the same int object as the step at that place holds
+            at = t.steps[c.index]
+            assert c.index is (at.step if isinstance(at, ToolCall) else at.index)
+
+    places()
