@@ -84,10 +84,13 @@ def _expected_usage(records: list[dict[str, Any]]) -> tuple[Usage, bool]:
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(st.lists(st.one_of(_THREAD, _TURN), max_size=14))
 def test_the_thread_totals_are_the_sum_of_every_threads_last_total(records: list[dict[str, Any]]) -> None:
-    t = exec_t(records)
     expected, any_total = _expected_usage(records)
-    assert attrs.asdict(t.usage) == attrs.asdict(expected)
-    assert (t.health.usage_mode == "cumulative (thread total)") == any_total
+    for scan in (64, 1):  # a resumed thread found among the last ones, or in the rows made then
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(_exec, "_RESUME_SCAN", scan)
+            t = exec_t(records)
+        assert attrs.asdict(t.usage) == attrs.asdict(expected)
+        assert (t.health.usage_mode == "cumulative (thread total)") == any_total
 
 
 def test_thread_totals_across_many_resumed_runs_and_an_odd_count() -> None:
@@ -228,3 +231,21 @@ def test_the_keys_kept_stay_bounded_on_many_resumed_runs(monkeypatch: pytest.Mon
     t = exec_t(records)
     assert len(t.tool_calls) == 6000 and all(c.status == "completed" for c in t.tool_calls)
     assert seen and max(seen) == 0
+
+
+def test_a_thread_resumed_long_after_finds_its_own_row() -> None:
+    # 200 threads, then the first resumed (not among the last 64: the rows are made), more new
+    # threads (their rows kept up to date), and resumed ones again
+    def total(n: int) -> dict[str, Any]:
+        return {"type": "turn.completed", "usage": {"input_tokens": n, "cached_input_tokens": 0, "output_tokens": 1}}
+
+    records: list[dict[str, Any]] = []
+    for n in range(200):
+        records += [{"type": "thread.started", "thread_id": f"t{n}"}, total(n)]
+    for tid, n in (("t0", 1000), ("t300", 7), ("t150", 2000), ("t300", 9), ("t199", 3000), ("t0", 4000)):
+        records += [{"type": "thread.started", "thread_id": tid}, total(n)]
+    t = exec_t(records)
+    expected, _ = _expected_usage(records)
+    assert attrs.asdict(t.usage) == attrs.asdict(expected)
+    assert t.usage.input_tokens == sum(range(200)) - 0 - 150 - 199 + 4000 + 9 + 2000 + 3000
+    assert len(t.metadata["thread_ids"]) == 201

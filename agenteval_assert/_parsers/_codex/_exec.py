@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from ..._builder import TranscriptBuilder
@@ -55,6 +56,8 @@ _MAX_COUNT = 1 << 63
 #: the keys of the runs before are forgotten when this many are kept (``_ExecRun.forget_run``):
 #: a bounded set, forgotten in batches (not at every run: most runs make a call or two)
 _FORGET_BATCH = 2048
+#: how many of the last threads ``_ExecRun.row_of`` looks through for a resumed one
+_RESUME_SCAN = 64
 #: a row of ``_ExecRun.totals`` that counts nothing
 _NO_TOTAL = array("q", [-1] * 5)
 #: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
@@ -168,20 +171,25 @@ class _ExecRun:
         self.run = 0  # process runs: +1 at every thread.started / session.created
         self.turns = 0
         self.failed_turns = 0
-        #: every thread, in order (a dict: 25,000 resumed runs stay linear), and its row in
-        #: ``totals`` (``None``: none yet)
-        self.thread_ids: dict[str, int | None] = {}
+        #: every thread, in order (a dict: 25,000 resumed runs stay linear); a thread's place
+        #: in it is its row in ``totals``
+        self.thread_ids: dict[str, None] = {}
+        #: the row of ``current_thread`` (``None``: no thread named yet)
+        self.current_row: int | None = None
+        #: every thread's row, made when a thread resumed is not among the last ones (``row_of``)
+        self.rows: dict[str, int] | None = None
         #: the thread of the process run being read: the id of the last thread.started that
         #: named one ("" before any), whether first seen there or resumed
         self.current_thread = ""
         #: each thread's running total, the last one read: five counts a row (input, output,
         #: cache read, cache write, reasoning: the fields of its ``Usage``; -1 for ``None``), in
         #: one array: 40 bytes a thread, not a tuple of five objects (a 100 MB log has 180,000
-        #: resumed runs, each with its thread)
+        #: resumed runs, each with its thread). The rows past its end count nothing.
         self.totals = array("q")
         #: the running totals that have no row: a thread's whose counts a row cannot hold (a
         #: negative count, 2**63 or more), the total of the run before any thread.started
         self.odd_totals: dict[str, tuple[int | None, ...]] = {}
+        self.any_total = False  # a running total was read
         self.noted_runs: set[str] = set()  # the record types whose resumed runs are noted
         self.legacy_usage: Usage | None = None
         self.last_message: str | None = None
@@ -260,7 +268,7 @@ class _ExecRun:
             lines = f"line {line}" if n == 1 else f"{n} item records, the first at line {line}"
             b.note(f"duplicate JSON key \"id\" in items ({lines}): the first value is used, not the "
                    f"last ({fid!r}, not {iid!r})")
-        if self.totals or self.odd_totals:
+        if self.any_total:
             # the threads' totals summed, field by field (what _add_usage gives, one object)
             sums: list[int | None] = [None] * 5
             totals = self.totals
@@ -349,8 +357,15 @@ class _ExecRun:
         if tid is not None:
             if self.b.session_id is None:
                 self.b.session_id = tid
-            if tid not in self.thread_ids:
-                self.thread_ids[tid] = None
+            ids = self.thread_ids
+            if tid not in ids:
+                row = len(ids)
+                ids[tid] = None
+                if self.rows is not None:
+                    self.rows[tid] = row
+                self.current_row = row
+            else:
+                self.current_row = self.row_of(tid)
             self.current_thread = tid
         if self.run > 1 and r["type"] not in self.noted_runs:
             self.noted_runs.add(r["type"])
@@ -358,6 +373,20 @@ class _ExecRun:
                 f"{r['type']} re-emitted (resumed runs, see metadata['runs']): item ids restart "
                 "in each run, calls are keyed by run and id"
             )
+
+    def row_of(self, tid: str) -> int:
+        """The row of thread *tid*, resumed: its place in ``thread_ids``, looked for among the
+        last ``_RESUME_SCAN`` threads (a resumed thread is most often a recent one), else in
+        ``rows``, made once (then kept up to date)."""
+        ids = self.thread_ids
+        rows = self.rows
+        if rows is None:
+            last = len(ids) - 1
+            for back, t in enumerate(islice(reversed(ids), _RESUME_SCAN)):
+                if t == tid:
+                    return last - back
+            rows = self.rows = {t: row for row, t in enumerate(ids)}
+        return rows[tid]
 
     def turn_started(self, line: int, r: dict[str, Any]) -> None:
         self.turns += 1
@@ -376,13 +405,12 @@ class _ExecRun:
         d = r.get("usage")
         plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
         if plain is not None:
-            ids, tid = self.thread_ids, self.current_thread
-            if ids.get(tid, 0) is None and not self.odd_totals:  # a thread's first total: set_total, inline
-                totals = self.totals
-                ids[tid] = len(totals) // 5
+            totals = self.totals
+            if self.current_row == len(totals) // 5 and not self.odd_totals:  # the next row: set_total, inline
                 inp, out, cached, write, reasoning = plain
                 totals.extend((inp, out, cached, -1 if write is None else write,
                                -1 if reasoning is None else reasoning))
+                self.any_total = True
                 return
             self.set_total(plain, True)
             return
@@ -398,25 +426,25 @@ class _ExecRun:
     def set_total(self, fields: tuple[int | None, ...], fits: bool) -> None:
         """The current thread's running total is now *fields* (*fits*: each is ``None`` or a
         count below 2**63, which a row of ``totals`` holds)."""
-        tid = self.current_thread
-        ids = self.thread_ids
-        row = ids.get(tid)
-        if not fits or tid not in ids:
+        self.any_total = True
+        tid, row, totals = self.current_thread, self.current_row, self.totals
+        if not fits or row is None:
             self.odd_totals[tid] = fields
-            if row is not None:  # its row counts no more
-                self.totals[5 * row : 5 * row + 5] = _NO_TOTAL
+            if row is not None and 5 * row < len(totals):  # its row counts no more
+                totals[5 * row : 5 * row + 5] = _NO_TOTAL
             return
         if self.odd_totals:
             self.odd_totals.pop(tid, None)
         inp, out, cached, write, reasoning = fields
-        counts = (-1 if inp is None else inp, -1 if out is None else out, -1 if cached is None else cached,
-                  -1 if write is None else write, -1 if reasoning is None else reasoning)
-        totals = self.totals
-        if row is None:
-            ids[tid] = len(totals) // 5
+        counts = array("q", (-1 if inp is None else inp, -1 if out is None else out,
+                             -1 if cached is None else cached, -1 if write is None else write,
+                             -1 if reasoning is None else reasoning))
+        have = len(totals) // 5
+        if row >= have:
+            totals.extend(_NO_TOTAL * (row - have))  # the rows of threads with no total yet
             totals.extend(counts)
         else:
-            totals[5 * row : 5 * row + 5] = array("q", counts)
+            totals[5 * row : 5 * row + 5] = counts
 
     def turn_failed(self, line: int, r: dict[str, Any]) -> None:
         self._close_turn()
