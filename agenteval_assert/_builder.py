@@ -19,6 +19,7 @@ import attrs
 
 from ._reader import ReadStats
 from .model import (
+    _ACTION_COUNT,
     Health,
     LineIssue,
     Location,
@@ -305,6 +306,8 @@ class TranscriptBuilder:
         #: main agent's last assistant text that is no meta message and not blank (-1: none)
         self._last_text: dict[str | None, str] = {}
         self._main_text_step = -1
+        #: the messages that are no action (not the assistant's: ``Transcript.action_count``)
+        self._not_actions = 0
         self._calls: dict[str, _Call] = {}
         self._subagents: dict[str, dict[str, Any]] = {}
         self.unknown_types: Counter[str] = Counter()
@@ -358,11 +361,14 @@ class TranscriptBuilder:
     ) -> None:
         """Record a text message (*skill*: the skill whose instructions it injects, see ``Message``)."""
         steps = self._steps
-        if role == "assistant" and text:
-            # what build() needs of the messages, taken here: no pass over every step there
-            self._last_text[agent_id] = text
-            if agent_id is None and not meta and not text.isspace():  # text.strip(), without a copy
-                self._main_text_step = len(steps)
+        if role == "assistant":
+            if text:
+                # what build() needs of the messages, taken here: no pass over every step there
+                self._last_text[agent_id] = text
+                if agent_id is None and not meta and not text.isspace():  # text.strip(), without a copy
+                    self._main_text_step = len(steps)
+        else:
+            self._not_actions += 1
         steps.append(_message(role, text, self.path, line, len(steps), agent_id, meta, skill))
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
@@ -749,6 +755,8 @@ class TranscriptBuilder:
             usage_partial=self.usage_partial,
         )
         self._steps = []  # the model holds its steps: the builder's list of them is freed
+        # every step is an action but the messages that are not the assistant's: counted as they came
+        t._derived[_ACTION_COUNT] = len(steps) - self._not_actions
         return t
 
     def _final_answer(self, steps: list[Step], text_step: int, call_step: int) -> str | None:

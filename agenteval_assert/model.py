@@ -380,6 +380,9 @@ class Thinking(_Located):
 
 Step = Message | Thinking | ToolCall
 
+#: the key of ``Transcript.action_count()`` in ``Transcript._derived``, set by the builder
+_ACTION_COUNT = "model.action_count"
+
 
 @attrs.define(frozen=True, slots=True, eq=False)
 class Subagent:
@@ -612,6 +615,10 @@ class Transcript:
     def action_count(self, *, include_subagents: bool = True) -> int:
         """The agent's actions: assistant messages, thinking blocks and tool calls (user and
         system messages are not actions). The steps ``check_budget(max_steps=...)`` counts."""
+        if include_subagents:
+            counted = self._derived.get(_ACTION_COUNT)  # the builder counts them as they come
+            if counted is not None:
+                return counted  # type: ignore[no-any-return]
         n = 0
         for s in self.steps:
             if not include_subagents and s.agent_id is not None:

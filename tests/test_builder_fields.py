@@ -250,3 +250,35 @@ def test_every_call_gets_its_place_among_the_calls_and_among_the_steps() -> None
             assert c.index is (at.step if isinstance(at, ToolCall) else at.index)
 
     places()
+
+
+def test_the_action_count_the_builder_keeps_is_the_one_counted_over_the_steps() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+    from agenteval_assert.model import _ACTION_COUNT
+
+    op = st.tuples(st.sampled_from(["user", "assistant", "system", "thinking", "call"]),
+                   st.sampled_from([None, "agent-1"]), st.sampled_from(["", " ", "x"]))
+
+    @given(st.lists(op, max_size=40))
+    def same(ops: list[tuple[str, str | None, str]]) -> None:
+        b = TranscriptBuilder("f.jsonl", "claude-stream-json", "claude-code")
+        for n, (kind, agent, text) in enumerate(ops):
+            if kind == "thinking":
+                b.thinking(text, n + 1, agent_id=agent)
+            elif kind == "call":
+                b.call(f"k{n}", id=f"c{n}", name="Bash", kind="shell", arguments={}, line=n + 1, agent_id=agent)
+            else:
+                b.message(kind, text, n + 1, agent_id=agent)  # type: ignore[arg-type]
+        t = b.build(ReadStats("f.jsonl"))
+        assert _ACTION_COUNT in t._derived
+        fresh = attrs.evolve(t)  # no count kept: counted over the steps
+        assert _ACTION_COUNT not in fresh._derived
+        assert t.action_count() == fresh.action_count() == sum(
+            1 for s in t.steps if not (hasattr(s, "role") and s.role != "assistant"))
+        assert t.action_count(include_subagents=False) == fresh.action_count(include_subagents=False)
+
+    same()
