@@ -249,3 +249,26 @@ def test_a_thread_resumed_long_after_finds_its_own_row() -> None:
     assert attrs.asdict(t.usage) == attrs.asdict(expected)
     assert t.usage.input_tokens == sum(range(200)) - 0 - 150 - 199 + 4000 + 9 + 2000 + 3000
     assert len(t.metadata["thread_ids"]) == 201
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.one_of(
+    st.builds(lambda n: f"item_{n}", st.integers(0, 5000)), st.sampled_from(["item_007", "item_", "item_x", "itm_3"]),
+    st.just("thread"),
+), max_size=12))
+def test_item_numbers_looked_up_are_the_numbers_read(ids: list[str]) -> None:
+    # item_sequence looks item_N up in a table: the gaps it finds are those reading the digits finds
+    records: list[dict[str, Any]] = []
+    for iid in ids:
+        if iid == "thread":
+            records.append({"type": "thread.started", "thread_id": "A"})
+        else:
+            records.append({"type": "item.completed", "item": {"id": iid, "type": "reasoning", "text": "t"}})
+    text = jsonl(records)
+    short = _dump(parse(text, format="codex-exec"))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_exec, "_ITEM_NUMBERS", {})
+        m.setattr(_exec, "_ITEM_IDS", [])  # and no next id known ahead: every id read the long way
+        m.setattr(_exec, "_LAST_ITEM_ID", -2)
+        long = _dump(parse(text, format="codex-exec"))
+    assert short == long

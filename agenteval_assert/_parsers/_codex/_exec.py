@@ -15,6 +15,7 @@ from ...model import Usage
 from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments
 from .._sniff import CODEX_LEGACY_CONFIG_KEYS, codex_exec_sniff
 from ._shared import (
+    _STATUS,
     OPENAI_USAGE_KEYS,
     _add_usage,
     _dict,
@@ -24,7 +25,6 @@ from ._shared import (
     _mcp_outcome,
     _openai_usage,
     _plain_usage,
-    _status,
     _str,
 )
 
@@ -40,8 +40,7 @@ _LEGACY_CONFIG_KEYS = CODEX_LEGACY_CONFIG_KEYS
 #: has a hundred thousand tool items, each with its own decoded copy of its type otherwise)
 _TOOL_ITEMS = {k: k for k in (
     "command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call")}
-#: the status words of completed items, each mapped to itself (``_TOOL_ITEMS``)
-_ITEM_STATUSES = {k: k for k in ("completed", "failed", "declined", "in_progress")}
+
 _ITEM_ALIASES = {"assistant_message": "agent_message"}
 #: What a record type says of the run's end (``Health.run_ended``): a step or a run started
 #: (False: the turn's end must follow), a turn ended (True).
@@ -63,6 +62,8 @@ _NO_TOTAL = array("q", [-1] * 5)
 #: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
 _ITEM_IDS = [f"item_{n}" for n in range(4096)]
 _LAST_ITEM_ID = len(_ITEM_IDS) - 2  # the last n whose item_{n + 1} is in _ITEM_IDS
+#: ``item_N`` → N, for those ids: a look-up instead of reading the digits
+_ITEM_NUMBERS = {iid: n for n, iid in enumerate(_ITEM_IDS)}
 
 
 def _item_id_after(n: int) -> str:
@@ -196,7 +197,7 @@ class _ExecRun:
         self.last_plan: str | None = None
         self.task_complete: str | None = None
         self.last_error: str | None = None
-        self.done: set[str] = set()
+        self.done: set[str] = set()  # the legacy calls answered (a tool item's: its call has a result)
         self.open: dict[str, None] = {}  # keys of calls with no result yet, in order
         #: the keys of the calls of the process runs since the last ``forget_run``, and of the
         #: calls still open before it
@@ -230,6 +231,7 @@ class _ExecRun:
         # per type: its handler, and what it says of the run's end (False: a step, or a run
         # started, so the turn's end must follow; True: a turn ended; None: nothing)
         route = {t: (h, _ENDS.get(t)) for t, h in self.dispatch.items()}
+        ended = b.run_ended  # what the last record that says so says (the builder's at the end)
         try:
             for line, r in records:
                 t = r.get("type")
@@ -238,18 +240,18 @@ class _ExecRun:
                     if e is not None:
                         h, ends = e
                         if ends is not None:
-                            b.run_ended = ends
+                            ended = ends
                         h(line, r)
                         continue
                     if t.startswith("item."):
-                        b.run_ended = False
+                        ended = False
                     b.unknown(t, r, line=line, record=True)
                 elif isinstance(r.get("msg"), dict):
                     mt = r["msg"].get("type")
                     if mt in ("task_complete", "turn_aborted", "shutdown_complete"):
-                        b.run_ended = True
+                        ended = True
                     elif isinstance(mt, str) and mt not in ("token_count", "error", "background_event"):
-                        b.run_ended = False
+                        ended = False
                     self.legacy(line, r["msg"])
                 elif "prompt" in r and len(r) <= 2:
                     self.legacy_prompt(line, r)
@@ -258,6 +260,7 @@ class _ExecRun:
                 else:
                     b.unknown("(record without type)", r, line=line, record=True)
         finally:
+            b.run_ended = ended
             self.rereader.close()
         self.finish()
 
@@ -319,10 +322,12 @@ class _ExecRun:
         if iid == self.last_item or not isinstance(iid, str) or not iid.startswith("item_"):
             return  # the same item again (started, updated, completed): nothing new to compare
         self.last_item = iid
-        digits = iid[5:]
-        if not digits.isdigit() or not digits.isascii() or len(digits) > 9:
-            return
-        n = int(digits)
+        n = _ITEM_NUMBERS.get(iid)
+        if n is None:
+            digits = iid[5:]
+            if not digits.isdigit() or not digits.isascii() or len(digits) > 9:
+                return
+            n = int(digits)
         if self.max_item >= 0 and n > self.max_item + 1:
             gap = n - self.max_item - 1
             self.b.damaged(line, f"item ids jump from item_{self.max_item} to {iid}: {gap} item record(s) "
@@ -332,7 +337,7 @@ class _ExecRun:
 
     def forget_run(self) -> None:
         """A new process run starts: the keys of the runs before hold their numbers, so no
-        record can give them again. The builder and ``done`` forget them (a file of 180,000
+        record can give them again. The builder forgets them (a file of 180,000
         resumed runs keeps the keys of a few), all but those of calls still open, which the end
         of a turn closes (``_close_turn``)."""
         keys, open_ = self.run_keys, self.open
@@ -342,7 +347,6 @@ class _ExecRun:
         else:
             gone, self.run_keys = keys, []
         self.b.forget(gone)
-        self.done.difference_update(gone)
 
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
         if len(self.run_keys) >= _FORGET_BATCH:
@@ -364,7 +368,7 @@ class _ExecRun:
                 if self.rows is not None:
                     self.rows[tid] = row
                 self.current_row = row
-            else:
+            elif tid != self.current_thread:  # a thread resumed (the same one again keeps its row)
                 self.current_row = self.row_of(tid)
             self.current_thread = tid
         if self.run > 1 and r["type"] not in self.noted_runs:
@@ -572,7 +576,8 @@ class _ExecRun:
             key, native = f"{self.run}:@{line}", f"line:{line}"
         else:
             key, native = f"{self.run}:{iid}", iid
-        if key in self.done:
+        c = b._calls.get(key)  # call_info
+        if c is not None and c.result is not None:  # the item completed already
             b.skip(f"{ev} of an item already completed")
             return
         name, ckind, args, server, tool = _tool_item_fields(kind, item)
@@ -581,7 +586,6 @@ class _ExecRun:
             b.damaged(line, "mcp_tool_call item without a server and tool name", item)
         if kind == "collab_tool_call":
             self.collab(line, item, native, ev == "item.completed")
-        c = b._calls.get(key)  # call_info
         if c is None:
             b._call(key, native, name, ckind, args, line, None, server, tool, None, None, None)
             self.open[key] = None
@@ -599,17 +603,17 @@ class _ExecRun:
             item["type"] = kind
         status = item.get("status")
         if type(status) is str:
-            word = _ITEM_STATUSES.get(status)
-            if word is not None:
-                item["status"] = word
+            st = _STATUS.get(status)  # _status(status), inline
+            if st == status:
+                item["status"] = st
+        else:
+            st = None
         if c is not None and item.get("id") == c.id:
             item["id"] = c.id
         text, raw, is_error, exit_code = _tool_item_result(kind, item)
-        st = _status(item.get("status"))
         if st == "completed" and is_error:
             st = "failed"
         b._result(key, text, line, raw, is_error, exit_code, st, None)
-        self.done.add(key)
         self.open.pop(key, None)
 
     def collab(self, line: int, item: dict[str, Any], call_id: str, completed: bool) -> None:
