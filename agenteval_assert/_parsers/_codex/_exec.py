@@ -57,8 +57,11 @@ _MAX_COUNT = 1 << 63
 _FORGET_BATCH = 2048
 #: how many of the last threads ``_ExecRun.row_of`` looks through for a resumed one
 _RESUME_SCAN = 64
+#: ``None`` in a row of ``_ExecRun.totals`` (which holds counts below 2**63): an unsigned
+#: array, whose items are stored without the argument parsing a signed one does per item
+_NONE = (1 << 64) - 1
 #: a row of ``_ExecRun.totals`` that counts nothing
-_NO_TOTAL = array("q", [-1] * 5)
+_NO_TOTAL = array("Q", [_NONE] * 5)
 #: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
 _ITEM_IDS = [f"item_{n}" for n in range(4096)]
 _LAST_ITEM_ID = len(_ITEM_IDS) - 2  # the last n whose item_{n + 1} is in _ITEM_IDS
@@ -183,10 +186,10 @@ class _ExecRun:
         #: named one ("" before any), whether first seen there or resumed
         self.current_thread = ""
         #: each thread's running total, the last one read: five counts a row (input, output,
-        #: cache read, cache write, reasoning: the fields of its ``Usage``; -1 for ``None``), in
+        #: cache read, cache write, reasoning: the fields of its ``Usage``; ``_NONE`` for ``None``), in
         #: one array: 40 bytes a thread, not a tuple of five objects (a 100 MB log has 180,000
         #: resumed runs, each with its thread). The rows past its end count nothing.
-        self.totals = array("q")
+        self.totals = array("Q")
         #: the running totals that have no row: a thread's whose counts a row cannot hold (a
         #: negative count, 2**63 or more), the total of the run before any thread.started
         self.odd_totals: dict[str, tuple[int | None, ...]] = {}
@@ -278,9 +281,9 @@ class _ExecRun:
             rows = len(totals) // 5
             for i in range(5):
                 column = totals[i::5]
-                absent = column.count(-1)
+                absent = column.count(_NONE)
                 if absent < rows:
-                    sums[i] = sum(column) + absent  # each -1 (None) taken back out
+                    sums[i] = sum(column) - absent * _NONE  # each None taken back out
             for fields in self.odd_totals.values():
                 for i, v in enumerate(fields):
                     if v is not None:
@@ -410,10 +413,13 @@ class _ExecRun:
         plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
         if plain is not None:
             totals = self.totals
-            if self.current_row == len(totals) // 5 and not self.odd_totals:  # the next row: set_total, inline
+            row, rows = self.current_row, len(totals) // 5
+            if (row == rows or row == rows - 1) and not self.odd_totals:  # the next or the last row: set_total, inline
+                if row != rows:  # the thread of the last row again (a run resumed at once)
+                    del totals[-5:]
                 inp, out, cached, write, reasoning = plain
-                totals.extend((inp, out, cached, -1 if write is None else write,
-                               -1 if reasoning is None else reasoning))
+                totals.extend((inp, out, cached, _NONE if write is None else write,
+                               _NONE if reasoning is None else reasoning))
                 self.any_total = True
                 return
             self.set_total(plain, True)
@@ -440,9 +446,9 @@ class _ExecRun:
         if self.odd_totals:
             self.odd_totals.pop(tid, None)
         inp, out, cached, write, reasoning = fields
-        counts = array("q", (-1 if inp is None else inp, -1 if out is None else out,
-                             -1 if cached is None else cached, -1 if write is None else write,
-                             -1 if reasoning is None else reasoning))
+        counts = array("Q", (_NONE if inp is None else inp, _NONE if out is None else out,
+                             _NONE if cached is None else cached, _NONE if write is None else write,
+                             _NONE if reasoning is None else reasoning))
         have = len(totals) // 5
         if row >= have:
             totals.extend(_NO_TOTAL * (row - have))  # the rows of threads with no total yet
