@@ -458,7 +458,7 @@ class TranscriptBuilder:
         """Whether any message, thinking block or call was recorded."""
         return bool(self._steps)
 
-    def forget(self, keys: list[str]) -> None:
+    def _forget(self, keys: list[str]) -> None:
         """*keys* will never be given again (Codex ``exec --json`` keys hold the number of their
         process run): their calls stay in the transcript, only the map from key to call forgets
         them, so that it holds the calls of one run, not of 25,000 resumed ones."""

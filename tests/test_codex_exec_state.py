@@ -162,7 +162,7 @@ def _both_ways(text: str) -> tuple[Any, Any]:
         m.setattr(_exec, "_FORGET_BATCH", 1)  # the keys forgotten at every new run
         short = _dump(parse(text, format="codex-exec"))
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(TranscriptBuilder, "forget", lambda self, keys: None)  # the long way: every key kept
+        m.setattr(TranscriptBuilder, "_forget", lambda self, keys: None)  # the long way: every key kept
         long = _dump(parse(text, format="codex-exec"))
     return short, long
 
@@ -195,7 +195,7 @@ def test_the_corpus_parses_the_same_with_every_key_kept(path: Any, monkeypatch: 
         short = _dump(load(path))
     assert short == _dump(load(path))  # and in batches (the default)
     with monkeypatch.context() as m:
-        m.setattr(TranscriptBuilder, "forget", lambda self, keys: None)
+        m.setattr(TranscriptBuilder, "_forget", lambda self, keys: None)
         long = _dump(load(path))
     assert short == long
 
@@ -217,13 +217,13 @@ def test_completed_items_share_their_type_status_and_id_strings() -> None:
 def test_the_keys_kept_stay_bounded_on_many_resumed_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3,000 resumed runs of two calls each: the builder's map keeps the keys of a batch, not all
     seen: list[int] = []
-    forget = TranscriptBuilder.forget
+    forget = TranscriptBuilder._forget
 
     def spy(self: TranscriptBuilder, keys: list[str]) -> None:
         forget(self, keys)
         seen.append(len(self._calls))
 
-    monkeypatch.setattr(TranscriptBuilder, "forget", spy)
+    monkeypatch.setattr(TranscriptBuilder, "_forget", spy)
     records: list[dict[str, Any]] = []
     for n in range(3000):
         records += [{"type": "thread.started", "thread_id": f"t{n}"}, _item("item.started", 0),

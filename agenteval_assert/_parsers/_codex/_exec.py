@@ -349,7 +349,7 @@ class _ExecRun:
             self.run_keys = [key for key in keys if key in open_]
         else:
             gone, self.run_keys = keys, []
-        self.b.forget(gone)
+        self.b._forget(gone)
 
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
         if len(self.run_keys) >= _FORGET_BATCH:
