@@ -17,6 +17,7 @@ from agenteval_assert import Transcript, load, parse
 from agenteval_assert._builder import TranscriptBuilder
 from agenteval_assert._parsers._codex import _exec
 from agenteval_assert._parsers._codex._shared import _openai_usage, _plain_usage
+from agenteval_assert._reader import ReadStats
 from agenteval_assert.model import Message, Thinking, ToolCall, Usage
 
 from .conftest import CORPUS
@@ -272,3 +273,31 @@ def test_item_numbers_looked_up_are_the_numbers_read(ids: list[str]) -> None:
         m.setattr(_exec, "_LAST_ITEM_ID", -2)
         long = _dump(parse(text, format="codex-exec"))
     assert short == long
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["agent_message", "reasoning", "call"]),
+                          st.sampled_from(["", " ", "\n", "done", "Hi once more!"])), max_size=12))
+def test_the_text_items_are_recorded_as_the_builders_methods_record_them(items: list[tuple[str, str]]) -> None:
+    # agent_message and reasoning items are recorded inline (no builder call per item): the
+    # transcript is the one the builder's own message() and thinking() make of them
+    records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "A"}]
+    b = TranscriptBuilder("<memory>", "codex-exec", "codex")
+    for n, (kind, text) in enumerate(items):
+        line = len(records) + 1
+        if kind == "call":
+            records.append(_item("item.completed", n))
+            b.call(f"k{n}", id=f"item_{n}", name="command_execution", kind="shell", arguments={}, line=line)
+            continue
+        records.append({"type": "item.completed", "item": {"id": f"item_{n}", "type": kind, "text": text}})
+        if kind == "agent_message":
+            b.message("assistant", text, line)
+        elif text:
+            b.thinking(text, line)
+    t = exec_t(records)
+    text_steps = [(repr(s), s.location, s.index) for s in t.steps if not isinstance(s, ToolCall)]
+    b.set_final_response(next((text for kind, text in reversed(items) if kind == "agent_message"), None))
+    long = b.build(ReadStats("<memory>"))
+    assert text_steps == [(repr(s), s.location, s.index) for s in long.steps if not isinstance(s, ToolCall)]
+    assert (t.final_response, t.final_answer, t.action_count()) == (
+        long.final_response, long.final_answer, long.action_count())

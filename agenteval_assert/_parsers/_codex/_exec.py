@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
-from ..._builder import TranscriptBuilder
+from ..._builder import TranscriptBuilder, _message, _thinking
 from ..._reader import Record, Shape
 from ...model import Usage
 from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments
@@ -527,11 +527,16 @@ class _ExecRun:
             text = item.get("text")
             if not isinstance(text, str):
                 text = content_text(text)
-            if kind == "agent_message":
-                b.message("assistant", text, line)
+            steps = b._steps
+            if kind == "agent_message":  # b.message("assistant", text, line), inline
+                if text:
+                    b._last_text[None] = text
+                    if not text.isspace():
+                        b._main_text_step = len(steps)
+                steps.append(_message("assistant", text, b.path, line, len(steps), None, False, None))
                 self.last_message = text
-            elif text:
-                b.thinking(text, line)
+            elif text:  # b.thinking(text, line), inline
+                steps.append(_thinking(text, b.path, line, len(steps), None))
             else:
                 b.skip("reasoning item with no text")
             return
