@@ -19,6 +19,7 @@ import attrs
 
 from ._reader import ReadStats
 from .model import (
+    _ACTION_COUNT,
     Health,
     LineIssue,
     Location,
@@ -32,31 +33,43 @@ from .model import (
     ToolResult,
     Transcript,
     Usage,
+    _Located,
 )
 
 #: ``Location(path, line)`` without the Python frame of a named tuple's ``__new__`` (which does
-#: exactly this): one per step and per result.
+#: exactly this): for the few locations the model keeps as tuples (errors).
 _tnew = tuple.__new__
 
 
 def _maker(cls: type) -> Any:
-    """A function that makes a *cls* from its fields, positionally, in ``attrs.fields`` order:
-    ``object.__new__`` and one slot store per field, as the attrs ``__init__`` does, without its
-    ``object.__setattr__`` call per field that a frozen class pays (a 100 MB log makes hundreds of
-    thousands of steps). Only for the model's classes that have no default factory, validator,
-    converter or ``__attrs_post_init__`` (asserted here, and in tests/test_builder_fields.py):
-    what it makes is then the object ``cls(*values)`` makes, field for field."""
+    """A function that makes a *cls* from its fields, positionally, in ``attrs.fields`` order,
+    the ``location`` field given as two values, its path and its line (what the class stores,
+    ``model._LocationField``): ``object.__new__`` and one slot store per field, as the attrs
+    ``__init__`` does, without its ``object.__setattr__`` call per field that a frozen class pays
+    (a 100 MB log makes hundreds of thousands of steps). Only for the model's classes that have
+    no default factory, validator, converter or ``__attrs_post_init__`` (asserted here, and in
+    tests/test_builder_fields.py): what it makes is then the object
+    ``cls(..., Location(path, line), ...)`` makes, field for field."""
     fields = attrs.fields(cls)
     assert not hasattr(cls, "__attrs_post_init__")
     assert all(f.init and f.validator is None and f.converter is None
                and not isinstance(f.default, attrs.Factory) for f in fields)  # type: ignore[arg-type]
     names = [f.name for f in fields]
+    assert "location" in names and "path" not in names and "line" not in names
     env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    params = []
     body = []
     for i, name in enumerate(names):
+        if name == "location":  # the path in the field's own slot, the line in _line
+            env["_setpath"] = cls._location_path.__set__  # type: ignore[attr-defined]
+            env["_setline"] = _Located.__dict__["_line"].__set__
+            params += ["path", "line"]
+            body.append("    _setpath(o, path)\n    _setline(o, line)\n")
+            continue
         env[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's member descriptor
+        params.append(name)
         body.append(f"    _set{i}(o, {name})\n")
-    src = f"def make({', '.join(names)}):\n    o = _new(_cls)\n{''.join(body)}    return o\n"
+    src = f"def make({', '.join(params)}):\n    o = _new(_cls)\n{''.join(body)}    return o\n"
     exec(src, env)  # noqa: S102 - generated from the field names above
     return env["make"]
 
@@ -170,6 +183,8 @@ class _Call(ToolCall):
     agent_id: str | None
     started_at: str | None
     ended_at: str | None
+    _location_path: Any  # model._LocationField: the path (or a location that is no Location)
+    _line: int | None
 
     def __init__(  # ToolCall's fields, positionally, in its order (tests/test_builder_fields.py)
         self, id: str, name: str, kind: str, arguments: dict[str, Any], location: Location, index: int,
@@ -182,7 +197,7 @@ class _Call(ToolCall):
         self.name = name
         self.kind = kind
         self.arguments = arguments
-        self.location = location
+        self.location = location  # through model._LocationField (the builder's calls: _open_call)
         self.index = index
         self.step = step
         self.status = status
@@ -197,12 +212,56 @@ class _Call(ToolCall):
 
     @property
     def line(self) -> int:
-        return self.location.line
+        line: int | None = self._line
+        return self.location.line if line is None else line
 
     @line.setter
     def line(self, value: int) -> None:
-        self.location = _tnew(Location, (self.location.path, value))
+        if self._line is None:
+            self.location = _tnew(Location, (self.location.path, value))
+        else:
+            self._line = value
 
+
+_new = object.__new__
+
+
+def _shared_index(steps: list[Any], n: int) -> int:
+    """*n*, as the int object that step *n* holds for its place (``index``, a call's ``step``),
+    or ``len(steps)`` when step *n* is the call being made: a call's index is the place of an
+    earlier step, so it shares that step's int instead of making one (a 100 MB log makes
+    77,000 calls)."""
+    if n < len(steps):
+        s = steps[n]
+        return s.step if type(s) is _Call else s.index
+    return len(steps)
+
+
+def _open_call(id: str, name: str, kind: str, arguments: dict[str, Any], path: str, line: int, index: int,
+               step: int, status: str, server: str | None, tool: str | None, raw_arguments: str | None,
+               parent_id: str | None, agent_id: str | None, started_at: str | None) -> _Call:
+    """``_Call(id, ..., Location(path, line), ..., started_at, None)`` with no result: the slots
+    stored as ``_Call.__init__`` stores them, the location as ``model._LocationField`` keeps one
+    (its path and its line), without making the ``Location``."""
+    c: _Call = _new(_Call)
+    c.id = id
+    c.name = name
+    c.kind = kind
+    c.arguments = arguments
+    c._location_path = path
+    c._line = line
+    c.index = index
+    c.step = step
+    c.status = status
+    c.result = None
+    c.server = server
+    c.tool = tool
+    c.raw_arguments = raw_arguments
+    c.parent_id = parent_id
+    c.agent_id = agent_id
+    c.started_at = started_at
+    c.ended_at = None
+    return c
 
 
 class TranscriptBuilder:
@@ -241,13 +300,14 @@ class TranscriptBuilder:
         #: for each error, how many steps were recorded before it (what follows it in the run)
         self._error_steps: list[int] = []
         self._steps: list[Any] = []  # Message | Thinking | _Call, in file order
-        #: the places of the calls in ``_steps`` and their keys, in order
-        self._call_steps: list[int] = []
-        self._call_keys: list[str] = []
+        #: the calls in ``_steps``, in order (each knows its place there: ``step``)
+        self._made_calls: list[_Call] = []
         #: the last assistant text of every agent (None = the main agent), and the step of the
         #: main agent's last assistant text that is no meta message and not blank (-1: none)
         self._last_text: dict[str | None, str] = {}
         self._main_text_step = -1
+        #: the messages that are no action (not the assistant's: ``Transcript.action_count``)
+        self._not_actions = 0
         self._calls: dict[str, _Call] = {}
         self._subagents: dict[str, dict[str, Any]] = {}
         self.unknown_types: Counter[str] = Counter()
@@ -301,17 +361,20 @@ class TranscriptBuilder:
     ) -> None:
         """Record a text message (*skill*: the skill whose instructions it injects, see ``Message``)."""
         steps = self._steps
-        if role == "assistant" and text:
-            # what build() needs of the messages, taken here: no pass over every step there
-            self._last_text[agent_id] = text
-            if agent_id is None and not meta and not text.isspace():  # text.strip(), without a copy
-                self._main_text_step = len(steps)
-        steps.append(_message(role, text, _tnew(Location, (self.path, line)), len(steps), agent_id, meta, skill))
+        if role == "assistant":
+            if text:
+                # what build() needs of the messages, taken here: no pass over every step there
+                self._last_text[agent_id] = text
+                if agent_id is None and not meta and not text.isspace():  # text.strip(), without a copy
+                    self._main_text_step = len(steps)
+        else:
+            self._not_actions += 1
+        steps.append(_message(role, text, self.path, line, len(steps), agent_id, meta, skill))
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
         steps = self._steps
-        steps.append(_thinking(text, _tnew(Location, (self.path, line)), len(steps), agent_id))
+        steps.append(_thinking(text, self.path, line, len(steps), agent_id))
 
     def call(
         self,
@@ -354,13 +417,18 @@ class TranscriptBuilder:
         if key in calls:
             return False
         steps = self._steps  # _new_call, inline
-        call_steps = self._call_steps
-        # positional, in ToolCall's field order (tests/test_builder_fields.py keeps it)
-        c = _Call(id, name, kind, arguments, _tnew(Location, (self.path, line)), len(call_steps), len(steps),
-                  "pending", None, server, tool, raw_arguments, parent_id, agent_id, started_at, None)
+        made = self._made_calls
+        step = len(steps)
+        n = len(made)
+        if n < step:  # the call's index: the int object step n holds (_shared_index, inline)
+            s = steps[n]
+            n = s.step if type(s) is _Call else s.index
+        else:
+            n = step
+        c = _open_call(id, name, kind, arguments, self.path, line, n, step, "pending", server, tool,
+                       raw_arguments, parent_id, agent_id, started_at)
         calls[key] = c
-        call_steps.append(len(steps))
-        self._call_keys.append(key)
+        made.append(c)
         steps.append(c)
         if raw_arguments is not None and not arguments:
             self.unreadable_arguments.append(line)
@@ -370,13 +438,12 @@ class TranscriptBuilder:
                   raw_arguments: str | None, server: str | None, tool: str | None, parent_id: str | None,
                   agent_id: str | None, started_at: str | None, status: str) -> None:
         steps = self._steps
-        call_steps = self._call_steps
-        # positional, in ToolCall's field order
-        c = _Call(id, name, kind, arguments, _tnew(Location, (self.path, line)), len(call_steps), len(steps),
-                  status, None, server, tool, raw_arguments, parent_id, agent_id, started_at, None)
+        step = len(steps)
+        c = _open_call(id, name, kind, arguments, self.path, line, _shared_index(steps, len(self._made_calls)), step,
+                       status, server, tool, raw_arguments, parent_id, agent_id, started_at)
+        made = self._made_calls
         self._calls[key] = c
-        call_steps.append(len(steps))
-        self._call_keys.append(key)
+        made.append(c)
         steps.append(c)
         if raw_arguments is not None and not arguments:
             self.unreadable_arguments.append(line)
@@ -390,6 +457,14 @@ class TranscriptBuilder:
     def has_steps(self) -> bool:
         """Whether any message, thinking block or call was recorded."""
         return bool(self._steps)
+
+    def _forget(self, keys: list[str]) -> None:
+        """*keys* will never be given again (Codex ``exec --json`` keys hold the number of their
+        process run): their calls stay in the transcript, only the map from key to call forgets
+        them, so that it holds the calls of one run, not of 25,000 resumed ones."""
+        calls = self._calls
+        for key in keys:
+            calls.pop(key, None)
 
     def has_call(self, key: str) -> bool:
         return key in self._calls
@@ -435,7 +510,7 @@ class TranscriptBuilder:
         if c.result is not None and not replace:
             self.skip("result repeating an answered call id")
             return None
-        c.result = _tool_result(text, raw, bool(is_error), exit_code, _tnew(Location, (self.path, line)))
+        c.result = _tool_result(text, raw, bool(is_error), exit_code, self.path, line)
         if status is not None:
             c.status = status
         elif c.status == "pending":
@@ -579,13 +654,14 @@ class TranscriptBuilder:
 
     def build(self, stats: ReadStats) -> Transcript:
         """The transcript. A builder builds once: its calls in the making become the model's
-        (each is freed as its ``ToolCall`` is made, so that both never fill memory at once), and
-        ``call_info`` knows none of them afterwards."""
+        (their class is set: no second object per call), and ``call_info`` knows none of them
+        afterwards."""
         # the messages and thinking blocks are the model's already: only the calls are made
         # here (their results came after them), in their places
         steps: list[Any] = self._steps
-        calls = self._calls
-        keys = self._call_keys
+        made = self._made_calls
+        self._calls = {}  # the keys are done with: freed before the model's tuples are made
+        self._made_calls = []
         main_calls: list[ToolCall] = []
         by_agent: dict[str, list[ToolCall]] = {}
         unanswered: list[str] = []
@@ -595,21 +671,17 @@ class TranscriptBuilder:
         #: (assistant text or call: what a run-level error must not be followed by)
         main_text_step = self._main_text_step
         main_call_step = -1
-        for n_calls, i in enumerate(self._call_steps):
-            s = steps[i]
-            if calls.get(keys[n_calls]) is s:  # a key reused (reuse_answered) holds its latest call
-                del calls[keys[n_calls]]
-            s.__class__ = ToolCall  # the same slots: the call in the making becomes the model's
-            tc: ToolCall = s
+        for tc in made:
+            tc.__class__ = ToolCall  # type: ignore[assignment]  # the same slots: the call becomes the model's
             if tc.agent_id is None:
                 main_calls.append(tc)
-                main_call_step = i
+                main_call_step = tc.step
             else:
                 by_agent.setdefault(tc.agent_id, []).append(tc)
             if tc.result is None and tc.status not in ("completed", "unrecorded"):  # tc.unanswered
                 unanswered.append(tc.id)
+        del made
         main_act_step = max(main_text_step, main_call_step)
-        self._call_keys = []
 
         if not self.final_response_set:
             self.final_response = last_text.get(None, self.final_response)
@@ -683,6 +755,8 @@ class TranscriptBuilder:
             usage_partial=self.usage_partial,
         )
         self._steps = []  # the model holds its steps: the builder's list of them is freed
+        # every step is an action but the messages that are not the assistant's: counted as they came
+        t._derived[_ACTION_COUNT] = len(steps) - self._not_actions
         return t
 
     def _final_answer(self, steps: list[Step], text_step: int, call_step: int) -> str | None:

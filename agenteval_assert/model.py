@@ -74,6 +74,65 @@ class Location(NamedTuple):
         return f"{self.path}:{self.line}"
 
 
+class _Located:
+    """The private base of the classes that have a ``location`` (steps and results): a slot for
+    the line of that location, which the class keeps apart from its path (``_LocationField``)."""
+
+    __slots__ = ("_line",)
+
+
+class _LocationField:
+    """The ``location`` field of a step or a result, stored without a ``Location`` object.
+
+    A 100 MB log makes hundreds of thousands of steps, each with its own location: a tuple per
+    step (64 bytes) is a fifth of what the model of such a log holds. The field's own slot
+    (``_location_path`` is the same slot under a name this descriptor does not shadow) keeps the
+    path, which every step of a file shares, and ``_line`` the line; reading ``location`` makes
+    a ``Location`` equal to the one stored (a new tuple each time, so compare locations with
+    ``==``, never ``is``). A value that is not exactly a ``Location`` (``None``, a subclass,
+    anything a caller passes) is kept as it is, with ``_line`` ``None``. attrs sees a field like
+    any other: ``__init__``, ``evolve``, ``asdict``, ``repr`` and pickling set and read it
+    through this descriptor.
+    """
+
+    __slots__ = ("_line", "_path")
+
+    def __init__(self, path_slot: Any, line_slot: Any) -> None:
+        self._path = path_slot
+        self._line = line_slot
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        line = obj._line
+        if line is None:
+            return obj._location_path
+        return _tnew(Location, (obj._location_path, line))
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        if type(value) is Location and value[1] is not None:
+            self._path.__set__(obj, value[0])
+            self._line.__set__(obj, value[1])
+        else:
+            self._path.__set__(obj, value)
+            self._line.__set__(obj, None)
+
+    def __delete__(self, obj: Any) -> None:
+        self._path.__delete__(obj)
+        self._line.__set__(obj, None)
+
+
+_tnew = tuple.__new__
+
+
+def _split_location(cls: type[T]) -> type[T]:
+    """Store *cls*'s ``location`` field as a path and a line (``_LocationField``)."""
+    slot = cls.__dict__["location"]  # the slot attrs made for the field
+    cls._location_path = slot  # type: ignore[attr-defined]
+    cls.location = _LocationField(slot, _Located.__dict__["_line"])  # type: ignore[attr-defined]
+    return cls
+
+
 class RunError(tuple[str, Location]):
     """A run-level error the agent reported (an API error, ``turn.failed``, an error result).
 
@@ -164,8 +223,9 @@ class Usage:
         return sum(p or 0 for p in parts)
 
 
+@_split_location
 @attrs.define(frozen=True, slots=True, eq=False)
-class ToolResult:
+class ToolResult(_Located):
     """What a tool call returned.
 
     Attributes:
@@ -183,8 +243,9 @@ class ToolResult:
     location: Location | None = None
 
 
+@_split_location
 @attrs.define(frozen=True, slots=True, eq=False)
-class ToolCall:
+class ToolCall(_Located):
     """One tool call made by the agent (or one of its subagents), with its result.
 
     Attributes:
@@ -286,8 +347,9 @@ def _shell_quote(word: str) -> str:
     return shlex.quote(word)
 
 
+@_split_location
 @attrs.define(frozen=True, slots=True, eq=False)
-class Message:
+class Message(_Located):
     """A text message of the user, the assistant or the system."""
 
     role: Role
@@ -305,8 +367,9 @@ class Message:
         return f"Message(#{self.index} {self.role} {self.text[:40]!r} at {self.location})"
 
 
+@_split_location
 @attrs.define(frozen=True, slots=True, eq=False)
-class Thinking:
+class Thinking(_Located):
     """A reasoning/thinking block."""
 
     text: str
@@ -316,6 +379,9 @@ class Thinking:
 
 
 Step = Message | Thinking | ToolCall
+
+#: the key of ``Transcript.action_count()`` in ``Transcript._derived``, set by the builder
+_ACTION_COUNT = "model.action_count"
 
 
 @attrs.define(frozen=True, slots=True, eq=False)
@@ -549,6 +615,10 @@ class Transcript:
     def action_count(self, *, include_subagents: bool = True) -> int:
         """The agent's actions: assistant messages, thinking blocks and tool calls (user and
         system messages are not actions). The steps ``check_budget(max_steps=...)`` counts."""
+        if include_subagents:
+            counted = self._derived.get(_ACTION_COUNT)  # the builder counts them as they come
+            if counted is not None:
+                return counted  # type: ignore[no-any-return]
         n = 0
         for s in self.steps:
             if not include_subagents and s.agent_id is not None:

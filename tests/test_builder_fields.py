@@ -3,6 +3,8 @@ them): the field orders it relies on are these."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from agenteval_assert._builder import _Call
@@ -102,8 +104,11 @@ def test_the_builders_fast_makers_make_what_the_classes_make() -> None:
                                          None, None, None, "p", "a", "t0", "t1")),
     ]
     for make, cls, values in cases:
-        made, direct = make(*values), cls(*values)
+        # the makers take the location as its path and its line (what the class stores)
+        split = [part for v in values for part in ((*v,) if v is loc else (v,))]
+        made, direct = make(*split), cls(*values)
         assert type(made) is cls
+        assert made.location == loc and type(made.location) is Location
         assert attrs.asdict(made, recurse=False) == attrs.asdict(direct, recurse=False)
         assert repr(made) == repr(direct)
         back = pickle.loads(pickle.dumps(made))
@@ -115,3 +120,165 @@ def test_the_builders_fast_makers_make_what_the_classes_make() -> None:
         # what makes the shortcut the class's own __init__: nothing but stores in it
         assert not hasattr(cls, "__attrs_post_init__")
         assert all(f.validator is None and f.converter is None and f.init for f in attrs.fields(cls))
+
+
+def test_a_location_is_stored_as_its_path_and_line_and_read_back_equal() -> None:
+    # steps and results keep their location as a path and a line (no tuple per step): every way
+    # of making, copying and reading one gives back an equal Location, as a plain field would
+    import copy
+    import pickle
+
+    import pytest
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from agenteval_assert import _builder
+    from agenteval_assert.model import Location, Message, Thinking, ToolResult
+
+    lines = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.sampled_from([0, 1, 256, 257]))
+
+    @given(st.text(max_size=8), lines, st.text(max_size=8), st.integers(0, 10**6))
+    def same(path: str, line: int, text: str, index: int) -> None:
+        loc = Location(path, line)
+        made = [
+            Thinking(text, loc, index),
+            Message("user", text, loc, index, None, False, None),
+            ToolResult(text, None, False, None, loc),
+            ToolCall("id", "Bash", "shell", {}, loc, index, index),
+            _builder._thinking(text, path, line, index, None),
+            _builder._tool_result(text, None, False, None, path, line),
+        ]
+        for obj in made:
+            cls = type(obj)
+            got = obj.location
+            assert got == loc and type(got) is Location and (got.path, got.line) == (path, line)
+            # the public surface of the field: repr, asdict, evolve, pickle, copies, getstate
+            assert attrs.asdict(obj, recurse=False)["location"] == loc
+            deep = attrs.asdict(obj)["location"]  # as attrs gives a named-tuple field
+            assert deep == loc and type(deep) is Location
+            assert attrs.evolve(obj).location == loc
+            assert attrs.evolve(obj, location=Location("q", 7)).location == Location("q", 7)
+            for back in (pickle.loads(pickle.dumps(obj)), copy.copy(obj), copy.deepcopy(obj)):
+                assert type(back) is cls and back.location == loc and type(back.location) is Location
+            state = obj.__getstate__()  # what a pickle holds: the field, never the private slots
+            assert state["location"] == loc and "_line" not in state and "_location_path" not in state
+            with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                obj.location = loc
+            with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                del obj.location
+        t = made[0]
+        assert repr(t) == f"Thinking(text={text!r}, location={loc!r}, index={index!r}, agent_id=None)"
+        assert f" at {loc})" in repr(made[1]) and f" at {loc})" in repr(made[3])
+
+    same()
+
+
+def test_a_location_that_is_no_plain_location_is_kept_as_given() -> None:
+    # None (a result without a place), a Location subclass, a plain tuple, a Location whose line
+    # is None: what the constructor was given, the same object, as a plain field keeps it
+    import pickle
+
+    from agenteval_assert.model import Location, Message, Thinking, ToolResult
+
+    class Sub(Location):
+        pass
+
+    values: list[Any] = [None, Sub("p", 3), ("p", 3), Location("p", None), "p:3"]
+    for value in values:
+        for obj in (ToolResult("x", location=value), Thinking("t", value, 0), Message("user", "m", value, 1),
+                    ToolCall("i", "n", "other", {}, value, 0, 0)):
+            assert obj.location is value
+            assert attrs.evolve(obj).location is value
+            assert attrs.evolve(obj, location=Location("f", 2)).location == Location("f", 2)
+            if not isinstance(value, Sub):  # a local class does not pickle
+                assert pickle.loads(pickle.dumps(obj)).location == value
+    assert ToolResult("x").location is None
+    # and a plain Location set over one of these is stored split again
+    r = attrs.evolve(ToolResult("x"), location=Location("f", 9))
+    assert r.location == Location("f", 9) and getattr(r, "_line") == 9  # noqa: B009
+
+
+def test_a_call_in_the_making_moves_its_line_whatever_its_location() -> None:
+    from agenteval_assert._builder import _Call
+    from agenteval_assert.model import Location
+
+    args: list[Any] = ["i", "n", "other", {}, Location("f", 3), 0, 0, "pending", None, None, None, None, None,
+                  None, None, None]
+    c = _Call(*args)
+    assert c.line == 3
+    c.line = 5
+    assert c.location == Location("f", 5) and c._line == 5
+
+    class Sub(Location):
+        pass
+    args[4] = Sub("g", 1)
+    c = _Call(*args)
+    assert c.line == 1 and c.location is args[4]
+    c.line = 4  # a location kept as given is replaced by a plain one
+    assert c.location == Location("g", 4) and type(c.location) is Location and c._line == 4
+
+
+def test_every_call_gets_its_place_among_the_calls_and_among_the_steps() -> None:
+    # a call's index is made from the int an earlier step holds for its place (no int object of
+    # its own): whatever the mix of steps, it is the call's place among the calls
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+    from agenteval_assert.model import Message, Thinking
+
+    @given(st.lists(st.sampled_from(["message", "thinking", "call", "new_call"]), max_size=600))
+    def places(ops: list[str]) -> None:
+        b = TranscriptBuilder("f.jsonl", "codex-exec", "codex")
+        for n, op in enumerate(ops):
+            if op == "message":
+                b.message("assistant", f"m{n}", n + 1)
+            elif op == "thinking":
+                b.thinking(f"t{n}", n + 1)
+            elif op == "call":
+                assert b._call(f"k{n}", f"c{n}", "Bash", "shell", {}, n + 1, None, None, None, None, None, None)
+            else:
+                assert b.call(f"k{n}", id=f"c{n}", name="Read", kind="file_read", arguments={}, line=n + 1)
+        t = b.build(ReadStats("f.jsonl"))
+        calls = [s for s in t.steps if isinstance(s, ToolCall)]
+        assert [c.index for c in calls] == list(range(len(calls)))
+        assert [c.step for c in calls] == [i for i, s in enumerate(t.steps) if isinstance(s, ToolCall)]
+        assert all(s.index == i for i, s in enumerate(t.steps) if isinstance(s, (Message, Thinking)))
+        for c in calls:  # the same int object as the step at that place holds
+            at = t.steps[c.index]
+            assert c.index is (at.step if isinstance(at, ToolCall) else at.index)
+
+    places()
+
+
+def test_the_action_count_the_builder_keeps_is_the_one_counted_over_the_steps() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+    from agenteval_assert.model import _ACTION_COUNT
+
+    op = st.tuples(st.sampled_from(["user", "assistant", "system", "thinking", "call"]),
+                   st.sampled_from([None, "agent-1"]), st.sampled_from(["", " ", "x"]))
+
+    @given(st.lists(op, max_size=40))
+    def same(ops: list[tuple[str, str | None, str]]) -> None:
+        b = TranscriptBuilder("f.jsonl", "claude-stream-json", "claude-code")
+        for n, (kind, agent, text) in enumerate(ops):
+            if kind == "thinking":
+                b.thinking(text, n + 1, agent_id=agent)
+            elif kind == "call":
+                b.call(f"k{n}", id=f"c{n}", name="Bash", kind="shell", arguments={}, line=n + 1, agent_id=agent)
+            else:
+                b.message(kind, text, n + 1, agent_id=agent)  # type: ignore[arg-type]
+        t = b.build(ReadStats("f.jsonl"))
+        assert _ACTION_COUNT in t._derived
+        fresh = attrs.evolve(t)  # no count kept: counted over the steps
+        assert _ACTION_COUNT not in fresh._derived
+        assert t.action_count() == fresh.action_count() == sum(
+            1 for s in t.steps if not (hasattr(s, "role") and s.role != "assistant"))
+        assert t.action_count(include_subagents=False) == fresh.action_count(include_subagents=False)
+
+    same()

@@ -4,15 +4,18 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
-from ..._builder import TranscriptBuilder
+from ..._builder import TranscriptBuilder, _message, _thinking
 from ..._reader import Record, Shape
 from ...model import Usage
 from .._common import CODEX_EXEC_TYPES, as_int, content_text, decode_arguments
 from .._sniff import CODEX_LEGACY_CONFIG_KEYS, codex_exec_sniff
 from ._shared import (
+    _STATUS,
     OPENAI_USAGE_KEYS,
     _add_usage,
     _dict,
@@ -22,7 +25,6 @@ from ._shared import (
     _mcp_outcome,
     _openai_usage,
     _plain_usage,
-    _status,
     _str,
 )
 
@@ -33,10 +35,12 @@ __all__ = [
 
 _EXEC_TYPES = CODEX_EXEC_TYPES
 _LEGACY_CONFIG_KEYS = CODEX_LEGACY_CONFIG_KEYS
-#: exec ``--json`` item types that are tool calls (the name of the call is the item type, MCP aside)
-_TOOL_ITEMS = frozenset(
-    {"command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call"}
-)
+#: exec ``--json`` item types that are tool calls (the name of the call is the item type, MCP aside),
+#: each mapped to itself: the calls and the items they keep share these strings (a 100 MB log
+#: has a hundred thousand tool items, each with its own decoded copy of its type otherwise)
+_TOOL_ITEMS = {k: k for k in (
+    "command_execution", "file_change", "mcp_tool_call", "web_search", "todo_list", "collab_tool_call")}
+
 _ITEM_ALIASES = {"assistant_message": "agent_message"}
 #: What a record type says of the run's end (``Health.run_ended``): a step or a run started
 #: (False: the turn's end must follow), a turn ended (True).
@@ -46,9 +50,23 @@ _ENDS: dict[str, bool] = {
     "thread.started": False, "session.created": False, "turn.completed": True, "turn.failed": True,
 }
 _NATIVE_ID_PREFIXES = ("item_", "itm_")
+#: counts at or above this are no counts, and do not fit a row of ``_ExecRun.totals``
+_MAX_COUNT = 1 << 63
+#: the keys of the runs before are forgotten when this many are kept (``_ExecRun.forget_run``):
+#: a bounded set, forgotten in batches (not at every run: most runs make a call or two)
+_FORGET_BATCH = 2048
+#: how many of the last threads ``_ExecRun.row_of`` looks through for a resumed one
+_RESUME_SCAN = 64
+#: ``None`` in a row of ``_ExecRun.totals`` (which holds counts below 2**63): an unsigned
+#: array, whose items are stored without the argument parsing a signed one does per item
+_NONE = (1 << 64) - 1
+#: a row of ``_ExecRun.totals`` that counts nothing
+_NO_TOTAL = array("Q", [_NONE] * 5)
 #: ``item_0``, ``item_1``...: the id that follows an item in its run, made once
 _ITEM_IDS = [f"item_{n}" for n in range(4096)]
 _LAST_ITEM_ID = len(_ITEM_IDS) - 2  # the last n whose item_{n + 1} is in _ITEM_IDS
+#: ``item_N`` → N, for those ids: a look-up instead of reading the digits
+_ITEM_NUMBERS = {iid: n for n, iid in enumerate(_ITEM_IDS)}
 
 
 def _item_id_after(n: int) -> str:
@@ -157,21 +175,36 @@ class _ExecRun:
         self.run = 0  # process runs: +1 at every thread.started / session.created
         self.turns = 0
         self.failed_turns = 0
-        self.thread_ids: dict[str, None] = {}  # in order; a dict: 25,000 resumed runs stay linear
+        #: every thread, in order (a dict: 25,000 resumed runs stay linear); a thread's place
+        #: in it is its row in ``totals``
+        self.thread_ids: dict[str, None] = {}
+        #: the row of ``current_thread`` (``None``: no thread named yet)
+        self.current_row: int | None = None
+        #: every thread's row, made when a thread resumed is not among the last ones (``row_of``)
+        self.rows: dict[str, int] | None = None
         #: the thread of the process run being read: the id of the last thread.started that
         #: named one ("" before any), whether first seen there or resumed
         self.current_thread = ""
-        #: each thread's running total, the last one read: (input, output, cache read, cache
-        #: write, reasoning), the fields of its ``Usage``
-        self.thread_usage: dict[str, tuple[int | None, ...]] = {}
+        #: each thread's running total, the last one read: five counts a row (input, output,
+        #: cache read, cache write, reasoning: the fields of its ``Usage``; ``_NONE`` for ``None``), in
+        #: one array: 40 bytes a thread, not a tuple of five objects (a 100 MB log has 180,000
+        #: resumed runs, each with its thread). The rows past its end count nothing.
+        self.totals = array("Q")
+        #: the running totals that have no row: a thread's whose counts a row cannot hold (a
+        #: negative count, 2**63 or more), the total of the run before any thread.started
+        self.odd_totals: dict[str, tuple[int | None, ...]] = {}
+        self.any_total = False  # a running total was read
         self.noted_runs: set[str] = set()  # the record types whose resumed runs are noted
         self.legacy_usage: Usage | None = None
         self.last_message: str | None = None
         self.last_plan: str | None = None
         self.task_complete: str | None = None
         self.last_error: str | None = None
-        self.done: set[str] = set()
+        self.done: set[str] = set()  # the legacy calls answered (a tool item's: its call has a result)
         self.open: dict[str, None] = {}  # keys of calls with no result yet, in order
+        #: the keys of the calls of the process runs since the last ``forget_run``, and of the
+        #: calls still open before it
+        self.run_keys: list[str] = []
         self.subagent_said: dict[str, str] = {}
         #: the highest ``item_N`` number of the current process run (-1: none yet)
         self.max_item = -1
@@ -201,6 +234,7 @@ class _ExecRun:
         # per type: its handler, and what it says of the run's end (False: a step, or a run
         # started, so the turn's end must follow; True: a turn ended; None: nothing)
         route = {t: (h, _ENDS.get(t)) for t, h in self.dispatch.items()}
+        ended = b.run_ended  # what the last record that says so says (the builder's at the end)
         try:
             for line, r in records:
                 t = r.get("type")
@@ -209,18 +243,18 @@ class _ExecRun:
                     if e is not None:
                         h, ends = e
                         if ends is not None:
-                            b.run_ended = ends
+                            ended = ends
                         h(line, r)
                         continue
                     if t.startswith("item."):
-                        b.run_ended = False
+                        ended = False
                     b.unknown(t, r, line=line, record=True)
                 elif isinstance(r.get("msg"), dict):
                     mt = r["msg"].get("type")
                     if mt in ("task_complete", "turn_aborted", "shutdown_complete"):
-                        b.run_ended = True
+                        ended = True
                     elif isinstance(mt, str) and mt not in ("token_count", "error", "background_event"):
-                        b.run_ended = False
+                        ended = False
                     self.legacy(line, r["msg"])
                 elif "prompt" in r and len(r) <= 2:
                     self.legacy_prompt(line, r)
@@ -229,6 +263,7 @@ class _ExecRun:
                 else:
                     b.unknown("(record without type)", r, line=line, record=True)
         finally:
+            b.run_ended = ended
             self.rereader.close()
         self.finish()
 
@@ -239,10 +274,17 @@ class _ExecRun:
             lines = f"line {line}" if n == 1 else f"{n} item records, the first at line {line}"
             b.note(f"duplicate JSON key \"id\" in items ({lines}): the first value is used, not the "
                    f"last ({fid!r}, not {iid!r})")
-        if self.thread_usage:
+        if self.any_total:
             # the threads' totals summed, field by field (what _add_usage gives, one object)
             sums: list[int | None] = [None] * 5
-            for fields in self.thread_usage.values():
+            totals = self.totals
+            rows = len(totals) // 5
+            for i in range(5):
+                column = totals[i::5]
+                absent = column.count(_NONE)
+                if absent < rows:
+                    sums[i] = sum(column) - absent * _NONE  # each None taken back out
+            for fields in self.odd_totals.values():
                 for i, v in enumerate(fields):
                     if v is not None:
                         got = sums[i]
@@ -283,10 +325,12 @@ class _ExecRun:
         if iid == self.last_item or not isinstance(iid, str) or not iid.startswith("item_"):
             return  # the same item again (started, updated, completed): nothing new to compare
         self.last_item = iid
-        digits = iid[5:]
-        if not digits.isdigit() or not digits.isascii() or len(digits) > 9:
-            return
-        n = int(digits)
+        n = _ITEM_NUMBERS.get(iid)
+        if n is None:
+            digits = iid[5:]
+            if not digits.isdigit() or not digits.isascii() or len(digits) > 9:
+                return
+            n = int(digits)
         if self.max_item >= 0 and n > self.max_item + 1:
             gap = n - self.max_item - 1
             self.b.damaged(line, f"item ids jump from item_{self.max_item} to {iid}: {gap} item record(s) "
@@ -294,7 +338,22 @@ class _ExecRun:
         self.max_item = max(self.max_item, n)
         self.next_item = _item_id_after(self.max_item)
 
+    def forget_run(self) -> None:
+        """A new process run starts: the keys of the runs before hold their numbers, so no
+        record can give them again. The builder forgets them (a file of 180,000
+        resumed runs keeps the keys of a few), all but those of calls still open, which the end
+        of a turn closes (``_close_turn``)."""
+        keys, open_ = self.run_keys, self.open
+        if open_:
+            gone = [key for key in keys if key not in open_]
+            self.run_keys = [key for key in keys if key in open_]
+        else:
+            gone, self.run_keys = keys, []
+        self.b._forget(gone)
+
     def thread_started(self, line: int, r: dict[str, Any]) -> None:
+        if len(self.run_keys) >= _FORGET_BATCH:
+            self.forget_run()
         self.max_item = -1
         self.last_item = None
         self.next_item = "item_0"
@@ -305,8 +364,15 @@ class _ExecRun:
         if tid is not None:
             if self.b.session_id is None:
                 self.b.session_id = tid
-            if tid not in self.thread_ids:
-                self.thread_ids[tid] = None
+            ids = self.thread_ids
+            if tid not in ids:
+                row = len(ids)
+                ids[tid] = None
+                if self.rows is not None:
+                    self.rows[tid] = row
+                self.current_row = row
+            elif tid != self.current_thread:  # a thread resumed (the same one again keeps its row)
+                self.current_row = self.row_of(tid)
             self.current_thread = tid
         if self.run > 1 and r["type"] not in self.noted_runs:
             self.noted_runs.add(r["type"])
@@ -314,6 +380,20 @@ class _ExecRun:
                 f"{r['type']} re-emitted (resumed runs, see metadata['runs']): item ids restart "
                 "in each run, calls are keyed by run and id"
             )
+
+    def row_of(self, tid: str) -> int:
+        """The row of thread *tid*, resumed: its place in ``thread_ids``, looked for among the
+        last ``_RESUME_SCAN`` threads (a resumed thread is most often a recent one), else in
+        ``rows``, made once (then kept up to date)."""
+        ids = self.thread_ids
+        rows = self.rows
+        if rows is None:
+            last = len(ids) - 1
+            for back, t in enumerate(islice(reversed(ids), _RESUME_SCAN)):
+                if t == tid:
+                    return last - back
+            rows = self.rows = {t: row for row, t in enumerate(ids)}
+        return rows[tid]
 
     def turn_started(self, line: int, r: dict[str, Any]) -> None:
         self.turns += 1
@@ -332,7 +412,17 @@ class _ExecRun:
         d = r.get("usage")
         plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
         if plain is not None:
-            self.thread_usage[self.current_thread] = plain
+            totals = self.totals
+            row, rows = self.current_row, len(totals) // 5
+            if (row == rows or row == rows - 1) and not self.odd_totals:  # the next or the last row: set_total, inline
+                if row != rows:  # the thread of the last row again (a run resumed at once)
+                    del totals[-5:]
+                inp, out, cached, write, reasoning = plain
+                totals.extend((inp, out, cached, _NONE if write is None else write,
+                               _NONE if reasoning is None else reasoning))
+                self.any_total = True
+                return
+            self.set_total(plain, True)
             return
         u = _openai_usage(d)
         if u is None:
@@ -340,8 +430,31 @@ class _ExecRun:
                 self.b.skip("turn.completed usage that is not a token-usage object")
             return
         self.b.unusable_usage(d, OPENAI_USAGE_KEYS, line)
-        self.thread_usage[self.current_thread] = (u.input_tokens, u.output_tokens, u.cache_read_tokens,
-                                                  u.cache_write_tokens, u.reasoning_tokens)
+        fields = (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens, u.reasoning_tokens)
+        self.set_total(fields, all(v is None or (type(v) is int and 0 <= v < _MAX_COUNT) for v in fields))
+
+    def set_total(self, fields: tuple[int | None, ...], fits: bool) -> None:
+        """The current thread's running total is now *fields* (*fits*: each is ``None`` or a
+        count below 2**63, which a row of ``totals`` holds)."""
+        self.any_total = True
+        tid, row, totals = self.current_thread, self.current_row, self.totals
+        if not fits or row is None:
+            self.odd_totals[tid] = fields
+            if row is not None and 5 * row < len(totals):  # its row counts no more
+                totals[5 * row : 5 * row + 5] = _NO_TOTAL
+            return
+        if self.odd_totals:
+            self.odd_totals.pop(tid, None)
+        inp, out, cached, write, reasoning = fields
+        counts = array("Q", (_NONE if inp is None else inp, _NONE if out is None else out,
+                             _NONE if cached is None else cached, _NONE if write is None else write,
+                             _NONE if reasoning is None else reasoning))
+        have = len(totals) // 5
+        if row >= have:
+            totals.extend(_NO_TOTAL * (row - have))  # the rows of threads with no total yet
+            totals.extend(counts)
+        else:
+            totals[5 * row : 5 * row + 5] = counts
 
     def turn_failed(self, line: int, r: dict[str, Any]) -> None:
         self._close_turn()
@@ -368,6 +481,7 @@ class _ExecRun:
             arguments=args, line=line,
         ):
             self.open[key] = None
+            self.run_keys.append(key)
         else:
             self.b.skip("request_user_input repeated")
 
@@ -413,11 +527,16 @@ class _ExecRun:
             text = item.get("text")
             if not isinstance(text, str):
                 text = content_text(text)
-            if kind == "agent_message":
-                b.message("assistant", text, line)
+            steps = b._steps
+            if kind == "agent_message":  # b.message("assistant", text, line), inline
+                if text:
+                    b._last_text[None] = text
+                    if not text.isspace():
+                        b._main_text_step = len(steps)
+                steps.append(_message("assistant", text, b.path, line, len(steps), None, False, None))
                 self.last_message = text
-            elif text:
-                b.thinking(text, line)
+            elif text:  # b.thinking(text, line), inline
+                steps.append(_thinking(text, b.path, line, len(steps), None))
             else:
                 b.skip("reasoning item with no text")
             return
@@ -427,8 +546,9 @@ class _ExecRun:
             b.damaged(line, f"{ev} item without a type", item)
             return
         kind = _ITEM_ALIASES.get(kind, kind)
-        if kind in _TOOL_ITEMS:
-            self.tool_item(ev, line, r, item, kind)
+        tool_kind = _TOOL_ITEMS.get(kind)
+        if tool_kind is not None:
+            self.tool_item(ev, line, r, item, tool_kind)
             return
         if kind not in ("agent_message", "reasoning", "plan", "error"):
             b.unknown(f"item:{kind}", item, line=line)
@@ -467,7 +587,8 @@ class _ExecRun:
             key, native = f"{self.run}:@{line}", f"line:{line}"
         else:
             key, native = f"{self.run}:{iid}", iid
-        if key in self.done:
+        c = b._calls.get(key)  # call_info
+        if c is not None and c.result is not None:  # the item completed already
             b.skip(f"{ev} of an item already completed")
             return
         name, ckind, args, server, tool = _tool_item_fields(kind, item)
@@ -476,10 +597,10 @@ class _ExecRun:
             b.damaged(line, "mcp_tool_call item without a server and tool name", item)
         if kind == "collab_tool_call":
             self.collab(line, item, native, ev == "item.completed")
-        c = b._calls.get(key)  # call_info
         if c is None:
             b._call(key, native, name, ckind, args, line, None, server, tool, None, None, None)
             self.open[key] = None
+            self.run_keys.append(key)
         elif unnamed:  # a damaged later version does not rename the call
             c.arguments = args
         else:
@@ -487,12 +608,23 @@ class _ExecRun:
             c.name, c.kind, c.arguments, c.server, c.tool = name, ckind, args, server, tool
         if ev != "item.completed":
             return
+        # the completed item is kept (the result's raw): its type, status and id are made the
+        # strings the constants and the call hold, equal values, one object each for every item
+        if item.get("type") == kind:
+            item["type"] = kind
+        status = item.get("status")
+        if type(status) is str:
+            st = _STATUS.get(status)  # _status(status), inline
+            if st == status:
+                item["status"] = st
+        else:
+            st = None
+        if c is not None and item.get("id") == c.id:
+            item["id"] = c.id
         text, raw, is_error, exit_code = _tool_item_result(kind, item)
-        st = _status(item.get("status"))
         if st == "completed" and is_error:
             st = "failed"
         b._result(key, text, line, raw, is_error, exit_code, st, None)
-        self.done.add(key)
         self.open.pop(key, None)
 
     def collab(self, line: int, item: dict[str, Any], call_id: str, completed: bool) -> None:
