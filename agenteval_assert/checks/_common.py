@@ -465,7 +465,9 @@ def _chars_alike(expected: str, found: str) -> float:
 
 def _name_hint(t: Transcript, spec: Call, include_subagents: bool) -> list[str]:
     """``did you mean 'Bash'?`` and what was called, when no call has the expected name."""
-    counts = Counter(c.name for c in _pool(t, include_subagents))
+    # the alias index's calls per name: its names are in the order of their first call, as a
+    # Counter over the calls would have them (ties in ``most_common`` keep that order)
+    counts = Counter({n: len(where) for n, where in _index(t).names(include_subagents).items()})
     notes = []
     if isinstance(spec.name, str) and counts:
         close = difflib.get_close_matches(spec.name, list(counts), n=3, cutoff=0.6)

@@ -375,11 +375,19 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
-    for c in t.all_tool_calls:
+    # the shell calls with a command text, and their texts, in order (``ToolCall.command`` is
+    # computed on every read: the index reads it once per call, for every check)
+    shells, texts = ix.shell_calls(True), ix.shell_texts(True)
+    k, n_shells = 0, len(shells)
+    for c in ix.all_calls:
         kind = c.kind
         if kind == "file_read" or kind == "file_write" or kind == "file_edit":
             events.extend(_tool_events(c))
-        elif kind == "shell" and (text := c.command):  # a property, computed on each read: once
+        elif kind == "shell" and k < n_shells and shells[k] is c:
+            text = texts[k]
+            k += 1
+            if not text:
+                continue
             mode = folders.mode(c)  # once for start() and after()
             start = folders.start(c, mode)
             found: ShellFileEffects | None = None

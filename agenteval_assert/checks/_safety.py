@@ -135,10 +135,14 @@ def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
                 parts += (x[:w], "\x01", x[-w:])
             parts.append("\x00")
         joined = "".join(parts[:-1])
-        if joined.count("\x00") != len(texts) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
+        low = b""
+        if not any(ch in joined for ch in _LOWER_TO_ASCII):
+            # counted in the bytes (faster than in the text): UTF-8 writes "\x00" as the one
+            # zero byte, and no other character holds one
+            low = joined.encode("utf-8", "surrogatepass").lower()
+        if not low or low.count(b"\x00") != len(texts) - 1:
             hits: Iterable[int] = range(len(texts))  # every call, one by one
         else:
-            low = joined.encode("utf-8", "surrogatepass").lower()
             found: list[int] = []
             for word in _FAILURE_HINTS_BYTES:
                 p = low.find(word)
