@@ -126,6 +126,31 @@ _MAYBE = re.compile(
 )
 
 
+#: ``_MAYBE``'s words, in lower case: in a text where ``re``'s case-insensitive matching and
+#: ``str.lower`` agree on the ASCII letters, ``_MAYBE`` finds a word exactly where the lower-cased
+#: text holds it (``_maybe``).
+_MAYBE_WORDS = ("key", "token", "secret", "passw", "bearer", "begin", "sk-", "hf_", "npm_", "xox", "akia", "asia",
+                "aiza", "glpat-", "github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_")
+#: The characters beyond ASCII that ``re`` matches to an ASCII letter when it ignores case
+#: (``İ`` and ``ı`` to ``i``, ``ſ`` to ``s``, the Kelvin sign to ``k``); ``str.lower`` turns no other
+#: character beyond ASCII into anything ASCII (``tests/test_redact.py`` checks both against
+#: every code point). A text that holds one is screened by ``_MAYBE`` itself.
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _maybe(text: str) -> bool:
+    """``_MAYBE.search(text) is not None``, by substring searches of the lower-cased text (the
+    alternation of twenty words, ignoring case, costs ``re`` a try of each at every character:
+    about 0.2 ms per kilobyte)."""
+    if not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII):
+        return _MAYBE.search(text) is not None
+    low = text.lower()
+    for word in _MAYBE_WORDS:
+        if word in low:
+            return True
+    return False
+
+
 def redaction_enabled() -> bool:
     """``False`` only when ``AGENTEVAL_NO_REDACT`` is set to something other than ``0``."""
     return os.environ.get(OPT_OUT_ENV, "") in ("", "0")
@@ -135,7 +160,7 @@ def redact_count(text: str, *, enabled: bool | None = None) -> tuple[str, int]:
     """*text* with every recognised secret replaced, and how many were replaced."""
     if enabled is None:
         enabled = redaction_enabled()
-    if not enabled or not text or _MAYBE.search(text) is None:
+    if not enabled or not text or not _maybe(text):
         return text, 0
     return _apply_rules(text)
 
