@@ -145,10 +145,7 @@ def _maybe(text: str) -> bool:
     if not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII):
         return _MAYBE.search(text) is not None
     low = text.lower()
-    for word in _MAYBE_WORDS:
-        if word in low:
-            return True
-    return False
+    return any(word in low for word in _MAYBE_WORDS)
 
 
 def redaction_enabled() -> bool:
