@@ -544,3 +544,31 @@ def test_command_ran_matches_each_distinct_text_once_with_our_matchers_and_every
     assert len(seen) == 30 and len(r.matched) == 20  # a caller's matcher sees every call
     assert len(c.check_command_ran(tr, "npm test").matched) == 20
     assert len(c.check_command_ran(tr, Matches(r"--ci")).matched) == 10
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["read", "write", "edit", "delete"]), st.text(max_size=8),
+       st.sampled_from([True, False, None]), st.sampled_from(["tool", "shell"]), st.none() | st.text(max_size=5),
+       st.booleans(), st.booleans())
+def test_a_file_event_made_by_slot_stores_is_the_one_the_class_makes(
+        op: str, path: str, ok: bool | None, via: str, command: str | None, pattern: bool, recursive: bool) -> None:
+    """``_files._event`` (slot stores) makes the object ``FileEvent(...)`` makes: fields, equality,
+    hash, repr, pickling, ``attrs.evolve``, frozenness."""
+    import pickle
+
+    import attrs
+
+    from agenteval_assert.checks import _files
+
+    call = T().user("go").call("Read", file_path="x", output="ok").say("done").done().all_tool_calls[0]
+    made = _files._event(op, path, call, ok, via, command, pattern, recursive)
+    want = _files.FileEvent(op, path, call, ok, via, command, pattern, recursive)  # type: ignore[arg-type]
+    assert type(made) is _files.FileEvent
+    assert attrs.astuple(made, recurse=False) == attrs.astuple(want, recurse=False)
+    assert made == want and hash(made) == hash(want) and repr(made) == repr(want)
+    assert made.describe() == want.describe()
+    back = pickle.loads(pickle.dumps(made))
+    assert attrs.astuple(back, recurse=False)[:2] == (op, path) and back.via == via
+    assert attrs.evolve(made, path="y") == attrs.evolve(want, path="y")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made.path = "z"  # type: ignore[misc]
