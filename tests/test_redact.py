@@ -245,7 +245,14 @@ def test_the_characters_that_fold_to_ascii_are_every_one_re_knows() -> None:
 
 
 def test_the_screen_words_are_the_patterns_words() -> None:
-    from agenteval_assert._redact import _MAYBE, _MAYBE_WORDS
+    import inspect
+
+    from agenteval_assert._redact import _MAYBE, _MAYBE_WORDS, _maybe
+
+    # the unrolled searches of ``_maybe`` are the words, each once
+    source = inspect.getsource(_maybe)
+    assert sorted(w for w in _MAYBE_WORDS if f'"{w}" in low' in source) == sorted(_MAYBE_WORDS)
+    assert source.count(" in low") == len(_MAYBE_WORDS)
 
     for word in _MAYBE_WORDS:
         assert _MAYBE.fullmatch(word) and _MAYBE.fullmatch(word.upper())
