@@ -40,6 +40,7 @@ the time limits of ``regex`` are for user-supplied patterns.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -57,34 +58,41 @@ _NAME = r"(?:api[_\-]?key|token|secret(?:[_\-]?key)?|password|passwd)"
 #: (``api_key=load_api_key_from_vault()``) is code, not a secret.
 _VALUE = r"(?=(?P<v>[^\s\"'`\[\](){}<>,;]{8,}))(?P=v)(?!\()"
 
+def _src(pattern: str, flags: int = 0) -> tuple[str, int]:
+    """A pattern and its flags, compiled on first use (``_rules``): compiling the rules takes
+    about 3 ms, which a process that never meets a secret-shaped text (``check`` of a run that
+    passes) does not pay at start-up."""
+    return pattern, flags
+
+
 # (kind, pattern, group to replace: 0 = the whole match)
-_RULES: tuple[tuple[str, re.Pattern[str], int | str], ...] = (
+_RULE_SOURCES: tuple[tuple[str, tuple[str, int], int | str], ...] = (
     (
         "private-key",
-        re.compile(
+        _src(
             r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY-----.*?(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY-----|\Z)",
             re.DOTALL,
         ),
         0,
     ),
-    ("anthropic-api-key", re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{8,}"), 0),
-    ("api-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9][A-Za-z0-9_\-]{19,}"), 0),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"), 0),
-    ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), 0),
+    ("anthropic-api-key", _src(r"\bsk-ant-[A-Za-z0-9_\-]{8,}"), 0),
+    ("api-key", _src(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9][A-Za-z0-9_\-]{19,}"), 0),
+    ("github-token", _src(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"), 0),
+    ("aws-access-key-id", _src(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), 0),
     (
         "aws-secret-access-key",
-        re.compile(r"(?i)\baws_secret_access_key[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})"),
+        _src(r"(?i)\baws_secret_access_key[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})"),
         1,
     ),
-    ("slack-token", re.compile(r"\bxox[abeprs]-[A-Za-z0-9\-]{10,}"), 0),
-    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), 0),
-    ("huggingface-token", re.compile(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"), 0),
-    ("gitlab-token", re.compile(r"(?<![A-Za-z0-9])glpat-[A-Za-z0-9_\-]{20,}"), 0),
-    ("npm-token", re.compile(r"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36,}"), 0),
-    ("bearer-token", re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{16,})"), 1),
+    ("slack-token", _src(r"\bxox[abeprs]-[A-Za-z0-9\-]{10,}"), 0),
+    ("google-api-key", _src(r"\bAIza[0-9A-Za-z_\-]{35}"), 0),
+    ("huggingface-token", _src(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"), 0),
+    ("gitlab-token", _src(r"(?<![A-Za-z0-9])glpat-[A-Za-z0-9_\-]{20,}"), 0),
+    ("npm-token", _src(r"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36,}"), 0),
+    ("bearer-token", _src(r"(?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{16,})"), 1),
     (
         "api-key",
-        re.compile(
+        _src(
             r"(?i)\b(?:x-api-key|api[_-]?key|api[_-]?token|access[_-]?token|auth[_-]?token)"
             r"[\"']?\s*[:=]\s*[\"']?(?=(?P<v>[A-Za-z0-9._~+/\-]{16,}))(?P=v)(?!\()"
         ),
@@ -93,7 +101,7 @@ _RULES: tuple[tuple[str, re.Pattern[str], int | str], ...] = (
     # NAME=value of an environment (``env`` output, a shell line, a .env file): upper-case names
     (
         "secret",
-        re.compile(
+        _src(
             r"(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?(?:API_?KEY|TOKEN|SECRET(?:_KEY)?|PASSWORD|PASSWD)"
             r"=[\"']?(?!\$)" + _VALUE
         ),
@@ -102,7 +110,7 @@ _RULES: tuple[tuple[str, re.Pattern[str], int | str], ...] = (
     # "name": "value" (JSON), name = "value", name: 'value' (YAML, TOML, code): any case, quoted value
     (
         "secret",
-        re.compile(
+        _src(
             r"(?i)(?<![A-Za-z0-9])[\"']?(?:[A-Za-z0-9]+[_.\-])*" + _NAME + r"[\"']?[ \t]*[:=][ \t]*(?P<q>[\"'])(?!\$)"
             + _VALUE + r"(?P=q)"
         ),
@@ -111,7 +119,7 @@ _RULES: tuple[tuple[str, re.Pattern[str], int | str], ...] = (
     # name: value, an unquoted YAML value alone on its line
     (
         "secret",
-        re.compile(
+        _src(
             r"(?im)^[ \t]*(?:-[ \t]+)?(?:[A-Za-z0-9]+[_.\-])*" + _NAME + r":[ \t]+(?![$&*!|>#])" + _VALUE + r"[ \t]*$"
         ),
         "v",
@@ -121,9 +129,57 @@ _RULES: tuple[tuple[str, re.Pattern[str], int | str], ...] = (
 _MARK = "[REDACTED {}]"
 #: Every rule needs one of these (whatever their case): a text without any holds no secret, and
 #: is not searched by each rule (a JSON document of thousands of ids is redacted string by string).
-_MAYBE = re.compile(
+_MAYBE_SOURCE = (
     r"(?i)sk-|gh[pousr]_|github_pat_|akia|asia|xox|aiza|hf_|glpat-|npm_|bearer|key|token|secret|passw|begin"
 )
+
+
+@functools.cache
+def _rules() -> tuple[tuple[str, re.Pattern[str], int | str], ...]:
+    """The rules, compiled (once, on first use)."""
+    return tuple((kind, re.compile(pattern, flags), group) for kind, (pattern, flags), group in _RULE_SOURCES)
+
+
+@functools.cache
+def _maybe_pattern() -> re.Pattern[str]:
+    """``_MAYBE``: every rule needs one of its words, whatever their case."""
+    return re.compile(_MAYBE_SOURCE)
+
+
+def __getattr__(name: str) -> Any:
+    """``_RULES`` and ``_MAYBE``, the compiled rules and screen (compiled on first use)."""
+    if name == "_RULES":
+        return _rules()
+    if name == "_MAYBE":
+        return _maybe_pattern()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: ``_MAYBE``'s words, in lower case: in a text where ``re``'s case-insensitive matching and
+#: ``str.lower`` agree on the ASCII letters, ``_MAYBE`` finds a word exactly where the lower-cased
+#: text holds it (``_maybe``).
+_MAYBE_WORDS = ("key", "token", "secret", "passw", "bearer", "begin", "sk-", "hf_", "npm_", "xox", "akia", "asia",
+                "aiza", "glpat-", "github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_")
+#: The characters beyond ASCII that ``re`` matches to an ASCII letter when it ignores case
+#: (``İ`` and ``ı`` to ``i``, ``ſ`` to ``s``, the Kelvin sign to ``k``); ``str.lower`` turns no other
+#: character beyond ASCII into anything ASCII (``tests/test_redact.py`` checks both against
+#: every code point). A text that holds one is screened by ``_MAYBE`` itself.
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _maybe(text: str) -> bool:
+    """``_MAYBE.search(text) is not None``, by substring searches of the lower-cased text (the
+    alternation of twenty words, ignoring case, costs ``re`` a try of each at every character:
+    about 0.2 ms per kilobyte)."""
+    if not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII):
+        return _maybe_pattern().search(text) is not None
+    low = text.lower()
+    # ``_MAYBE_WORDS``, unrolled (a generator over the words costs more than the searches of a
+    # short text)
+    return ("key" in low or "token" in low or "secret" in low or "passw" in low or "bearer" in low
+            or "begin" in low or "sk-" in low or "hf_" in low or "npm_" in low or "xox" in low or "akia" in low
+            or "asia" in low or "aiza" in low or "glpat-" in low or "github_pat_" in low or "ghp_" in low
+            or "gho_" in low or "ghu_" in low or "ghs_" in low or "ghr_" in low)
 
 
 def redaction_enabled() -> bool:
@@ -135,14 +191,14 @@ def redact_count(text: str, *, enabled: bool | None = None) -> tuple[str, int]:
     """*text* with every recognised secret replaced, and how many were replaced."""
     if enabled is None:
         enabled = redaction_enabled()
-    if not enabled or not text or _MAYBE.search(text) is None:
+    if not enabled or not text or not _maybe(text):
         return text, 0
     return _apply_rules(text)
 
 
 def _apply_rules(text: str) -> tuple[str, int]:
     total = 0
-    for kind, pattern, group in _RULES:
+    for kind, pattern, group in _rules():
         mark = _MARK.format(kind)
 
         def _sub(m: re.Match[str], mark: str = mark, group: int | str = group) -> str:

@@ -261,7 +261,8 @@ def test_retries_found_through_the_probes_are_the_retries_of_every_call(
     t = T().user("go")
     for name, args, error in calls:
         t.call(name, args=args, error=error)
-    pool = _transcript_calls(t.say("done").done())
+    tr = t.say("done").done()
+    pool = _transcript_calls(tr)
     failed = [c for c in pool if c.is_error]
     try:
         expected = _recoveries_of_every_call(failed, pool, same_args=same_args)
@@ -269,6 +270,8 @@ def test_retries_found_through_the_probes_are_the_retries_of_every_call(
         return
     assert _recoveries(failed, pool, same_args=same_args) == expected
     assert _recoveries(failed, pool, same_args=same_args, memo={}) == expected
+    positions = _index(tr).names(True)
+    assert _recoveries(failed, pool, same_args=same_args, memo={}, positions=positions) == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -289,7 +292,8 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
     t = T().user("go")
     for name, args, error, answered in calls:
         t.call(name, args=args, error=error, answered=answered)
-    pool = _transcript_calls(t.say("done").done())
+    tr = t.say("done").done()
+    pool = _transcript_calls(tr)
     failed = [c for c in pool if c.is_error]
     ids = {c.index for c in failed}
     not_failed = lambda d: d.result is not None and d.index not in ids
@@ -301,8 +305,9 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
         return
     walks: dict[tuple[int, ...], list[Any]] = {}
     memo: dict[int, object] = {}
-    assert _recoveries(failed, pool, memo=memo, walks=walks) == expected[0]
-    assert _recoveries(failed, pool, ok=not_failed, memo=memo, walks=walks) == expected[1]
+    positions = _index(tr).names(True)
+    assert _recoveries(failed, pool, memo=memo, walks=walks, positions=positions) == expected[0]
+    assert _recoveries(failed, pool, ok=not_failed, memo=memo, walks=walks, positions=positions) == expected[1]
     assert _recoveries(failed, pool, ok=not_failed) == expected[1]
     assert len(walks) == (1 if failed else 0)
     assert _recoveries(fewer, pool, memo=memo, walks=walks) == expected_fewer
@@ -544,3 +549,84 @@ def test_command_ran_matches_each_distinct_text_once_with_our_matchers_and_every
     assert len(seen) == 30 and len(r.matched) == 20  # a caller's matcher sees every call
     assert len(c.check_command_ran(tr, "npm test").matched) == 20
     assert len(c.check_command_ran(tr, Matches(r"--ci")).matched) == 10
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["read", "write", "edit", "delete"]), st.text(max_size=8),
+       st.sampled_from([True, False, None]), st.sampled_from(["tool", "shell"]), st.none() | st.text(max_size=5),
+       st.booleans(), st.booleans())
+def test_a_file_event_made_by_slot_stores_is_the_one_the_class_makes(
+        op: str, path: str, ok: bool | None, via: str, command: str | None, pattern: bool, recursive: bool) -> None:
+    """``_files._event`` (slot stores) makes the object ``FileEvent(...)`` makes: fields, equality,
+    hash, repr, pickling, ``attrs.evolve``, frozenness."""
+    import pickle
+
+    import attrs
+
+    from agenteval_assert.checks import _files
+
+    call = T().user("go").call("Read", file_path="x", output="ok").say("done").done().all_tool_calls[0]
+    made = _files._event(op, path, call, ok, via, command, pattern, recursive)
+    want = _files.FileEvent(op, path, call, ok, via, command, pattern, recursive)  # type: ignore[arg-type]
+    assert type(made) is _files.FileEvent
+    assert attrs.astuple(made, recurse=False) == attrs.astuple(want, recurse=False)
+    assert made == want and hash(made) == hash(want) and repr(made) == repr(want)
+    assert made.describe() == want.describe()
+    back = pickle.loads(pickle.dumps(made))
+    assert attrs.astuple(back, recurse=False)[:2] == (op, path) and back.via == via
+    assert attrs.evolve(made, path="y") == attrs.evolve(want, path="y")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made.path = "z"  # type: ignore[misc]
+
+
+def _walk_as_it_was(failed: Any, pool: Any, waiting: set[int]) -> list[Any]:
+    """``_common._retry_candidates`` before it visited the failed tools' calls by position: one
+    pass over the pool, in order."""
+    from agenteval_assert.checks._common import _ONLY_TEXT, _probed, _probes
+
+    names = {f.name for f in failed}
+    probes = _probes(failed)
+    single = {n: next(iter(bk.items())) for n, bk in probes.items() if bk is not None and len(bk) == 1}
+    out = []
+    for d in pool:
+        if d.name not in names:
+            continue
+        if d.index not in waiting:
+            one = single.get(d.name)
+            if one is not None:
+                have = tuple(map(d.arguments.get, one[0]))
+                if _ONLY_TEXT.issuperset(map(type, have)):
+                    if have not in one[1]:
+                        continue
+                elif not _probed(d, probes[d.name]):
+                    continue
+            elif not _probed(d, probes.get(d.name)):
+                continue
+        out.append(d)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Bash", "Read", "Edit", "mcp__s__Read"]),
+                          st.dictionaries(st.sampled_from(["command", "path", 1]), _ARG, max_size=2),
+                          st.booleans(), st.booleans(), st.booleans()), max_size=14),
+       st.booleans())
+def test_the_walk_by_positions_keeps_the_calls_the_pass_over_the_pool_keeps(
+        calls: list[tuple[str, dict[Any, Any], bool, bool, bool]], main_only: bool) -> None:
+    """``_retry_candidates`` with the alias index's positions (the failed tools' calls only, put
+    back in order) keeps exactly the calls, in the order, that one pass over the pool keeps; in
+    either pool (a subagent's calls make the main agent's pool another one)."""
+    from agenteval_assert.checks._common import _retry_candidates
+
+    t = T().user("go")
+    for name, args, error, answered, sub in calls:
+        t.call(name, args=args, error=error, answered=answered, agent="sub" if sub else None)
+    tr = t.say("done").done()
+    ix = _index(tr)
+    include = not main_only
+    pool = ix.pool(include)
+    failed = [c for c in pool if c.is_error]
+    waiting = {c.index for c in failed}
+    want = _walk_as_it_was(failed, pool, waiting)
+    assert _retry_candidates(failed, pool, waiting, ix.names(include)) == want
+    assert _retry_candidates(failed, pool, waiting) == want

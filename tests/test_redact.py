@@ -220,3 +220,65 @@ def test_a_long_text_is_redacted_where_it_is_kept(size: int) -> None:
         assert "[REDACTED" in shown and len(shown) <= 130
         for secret in (_KEY, _GH):
             assert all(secret[i : i + 8] not in shown for i in range(4, len(secret) - 7)), shown
+
+
+# -- the screen (``_redact._maybe``): the words of ``_MAYBE`` found by substring searches ------------
+
+_ALL_BEYOND_ASCII = "".join(chr(c) for c in range(128, 0x110000) if not 0xD800 <= c < 0xE000)
+
+
+def test_the_characters_that_fold_to_ascii_are_every_one_re_knows() -> None:
+    """``_FOLDS_TO_ASCII`` holds every character beyond ASCII that ``re``, ignoring case, matches
+    to an ASCII letter, and ``str.lower`` turns no other one into anything ASCII: the two facts
+    that make the screen's lower-cased substring searches find exactly what ``_MAYBE`` finds."""
+    import re
+    import string
+
+    from agenteval_assert._redact import _FOLDS_TO_ASCII
+
+    folding = set()
+    for letter in string.ascii_lowercase:
+        folding.update(re.compile("(?i)" + letter).findall(_ALL_BEYOND_ASCII))
+    assert folding == set(_FOLDS_TO_ASCII)
+    lowers_to_ascii = {ch for ch in _ALL_BEYOND_ASCII if any(ord(x) < 128 for x in ch.lower())}
+    assert lowers_to_ascii <= set(_FOLDS_TO_ASCII)
+
+
+def test_the_screen_words_are_the_patterns_words() -> None:
+    import inspect
+
+    from agenteval_assert._redact import _MAYBE, _MAYBE_WORDS, _maybe
+
+    # the unrolled searches of ``_maybe`` are the words, each once
+    source = inspect.getsource(_maybe)
+    assert sorted(w for w in _MAYBE_WORDS if f'"{w}" in low' in source) == sorted(_MAYBE_WORDS)
+    assert source.count(" in low") == len(_MAYBE_WORDS)
+
+    for word in _MAYBE_WORDS:
+        assert _MAYBE.fullmatch(word) and _MAYBE.fullmatch(word.upper())
+    # every branch of the alternation is one of the words (the ``gh[pousr]_`` class spelt out)
+    branches = _MAYBE.pattern.removeprefix("(?i)").split("|")
+    spelt = {b.replace("gh[pousr]_", "") for b in branches} - {""}
+    assert spelt | {f"gh{c}_" for c in "pousr"} == set(_MAYBE_WORDS)
+
+
+_SCREEN_TEXT = st.text(
+    alphabet="keytonsecrpawdbigh_-npmxzflAKIASBEGINTOKENSECRETPASWDH\u0130\u0131\u017f\u212a\u00e9\u4e2d\U0001f600 ",
+    max_size=40,
+)
+
+
+@given(st.one_of(_SCREEN_TEXT, st.text(max_size=40)))
+def test_the_screen_is_the_pattern(text: str) -> None:
+    """``_maybe`` says yes exactly where ``_MAYBE`` finds a word."""
+    from agenteval_assert._redact import _MAYBE, _maybe
+
+    assert _maybe(text) == (_MAYBE.search(text) is not None)
+
+
+@pytest.mark.parametrize("text", ["to\u212aen", "\u017fk-x", "beg\u0131n", "BEG\u0130N", "a ke\u00ff", "x" * 5000 + "Key",
+                                  "\u4e2d" * 10 + "BEARER", "\u4e2d" * 10 + "bearr", ""])
+def test_the_screen_on_folding_characters(text: str) -> None:
+    from agenteval_assert._redact import _MAYBE, _maybe
+
+    assert _maybe(text) == (_MAYBE.search(text) is not None)

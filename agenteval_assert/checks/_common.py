@@ -465,7 +465,9 @@ def _chars_alike(expected: str, found: str) -> float:
 
 def _name_hint(t: Transcript, spec: Call, include_subagents: bool) -> list[str]:
     """``did you mean 'Bash'?`` and what was called, when no call has the expected name."""
-    counts = Counter(c.name for c in _pool(t, include_subagents))
+    # the alias index's calls per name: its names are in the order of their first call, as a
+    # Counter over the calls would have them (ties in ``most_common`` keep that order)
+    counts = Counter({n: len(where) for n, where in _index(t).names(include_subagents).items()})
     notes = []
     if isinstance(spec.name, str) and counts:
         close = difflib.get_close_matches(spec.name, list(counts), n=3, cutoff=0.6)
@@ -603,13 +605,15 @@ def _recoveries(
     ok: Callable[[ToolCall], bool] | None = None,
     memo: dict[int, object] | None = None,
     walks: dict[tuple[int, ...], list[ToolCall]] | None = None,
+    positions: Mapping[str, Sequence[int]] | None = None,
 ) -> dict[int, ToolCall]:
     """For each failed call (by ``index``), the first later successful call of the same tool
     (and the same arguments), in one pass over *pool*: O(n), never failures × calls.
 
     *walks* (``CallIndex.retry_walks``, only when *pool* is the index's pool and *failed* its
     calls): the candidates of a set of failed calls, kept for the next check that looks for
-    the retries of the same failures."""
+    the retries of the same failures. *positions* (``CallIndex.names`` of that pool): where the
+    calls of each tool name are, so that the walk visits only the failed tools' calls."""
     if not failed:
         return {}
     succeeded = ok or (lambda d: d.result is not None and not d.is_error and d.outcome_recorded)
@@ -630,7 +634,7 @@ def _recoveries(
     wkey = tuple([f.index for f in failed]) if walks is not None else ()
     cands = walks.get(wkey) if walks is not None else None
     if cands is None:
-        cands = _retry_candidates(failed, pool, waiting)
+        cands = _retry_candidates(failed, pool, waiting, positions)
         if walks is not None:
             walks[wkey] = cands
     known: dict[int, object] = memo if memo is not None else {}
@@ -644,32 +648,60 @@ def _recoveries(
     return found
 
 
-def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], waiting: set[int]) -> list[ToolCall]:
+def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], waiting: set[int],
+                      positions: Mapping[str, Sequence[int]] | None = None) -> list[ToolCall]:
     """The calls of *pool* (in order) that ``_recoveries`` keys: the failed calls themselves,
-    and the calls of their tools that may have the arguments of one of them (``_probed``)."""
+    and the calls of their tools that may have the arguments of one of them (``_probed``).
+
+    *positions*: where the calls of each tool name are in *pool*, ascending (the alias index's
+    ``names``, when *pool* is the index's pool): only the failed tools' calls are then visited,
+    tool by tool (on a long transcript, reading a call's name is a memory access that misses
+    the cache); without it, one pass over *pool*."""
     names = {f.name for f in failed}
     probes = _probes(failed)
+    if positions is None:
+        return [pool[i] for i in _kept(pool, range(len(pool)), probes, waiting, names)]
+    kept: list[int] = []
+    for name in names:
+        kept += _kept(pool, positions.get(name, ()), probes, waiting, name)
+    kept.sort()  # back in pool order (each tool's positions are ascending, and no two tools share one)
+    return [pool[i] for i in kept]
+
+
+def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiting: set[int],
+          name: str | set[str]) -> list[int]:
+    """The positions among *where* of the calls ``_recoveries`` must key: the failed calls, and
+    the calls that may have the arguments of one of them (``_probed``). *name*: the tool of
+    every call at *where*, or the set of the failed tools (the calls of other tools are
+    skipped)."""
     # a tool whose failed calls have one set of text arguments: ``_probed`` inline for the
     # calls whose values there are all text (the others go through ``_probed``)
     single = {n: next(iter(bk.items())) for n, bk in probes.items() if bk is not None and len(bk) == 1}
     only_text = _ONLY_TEXT.issuperset
-    out: list[ToolCall] = []
-    for d in pool:
-        name = d.name
-        if name not in names:
-            continue
+    mixed = isinstance(name, set)
+    tool = "" if isinstance(name, set) else name
+    one = single.get(tool)
+    by_keys = probes.get(tool)
+    out: list[int] = []
+    for i in where:
+        d = pool[i]
+        if mixed:
+            tool = d.name
+            if tool not in name:
+                continue
+            one = single.get(tool)
+            by_keys = probes.get(tool)
         if d.index not in waiting:
-            one = single.get(name)
             if one is not None:
                 have = tuple(map(d.arguments.get, one[0]))
                 if only_text(map(type, have)):
                     if have not in one[1]:
                         continue  # other texts: not these arguments
-                elif not _probed(d, probes[name]):
+                elif not _probed(d, by_keys):
                     continue
-            elif not _probed(d, probes.get(name)):
+            elif not _probed(d, by_keys):
                 continue  # its arguments differ from every failed call's: it recovers none
-        out.append(d)
+        out.append(i)
     return out
 
 

@@ -72,6 +72,31 @@ class FileEvent:
         return text
 
 
+def _slot_maker(cls: type) -> Callable[..., FileEvent]:
+    """A function that makes a *cls* from all its fields, positionally, in ``attrs.fields``
+    order: ``object.__new__`` and one slot store per field, which is what the attrs ``__init__``
+    of a frozen class does through ``object.__setattr__``, a call per field (a 10,000-call
+    transcript has thousands of file events). Only for a class with no default factory,
+    validator, converter or ``__attrs_post_init__`` (asserted): what it makes is then the object
+    ``cls(*values)`` makes (``tests/test_checks_index.py`` compares them)."""
+    fields = attrs.fields(cls)
+    assert not hasattr(cls, "__attrs_post_init__")
+    assert all(f.init and f.validator is None and f.converter is None
+               and not isinstance(f.default, attrs.Factory) for f in fields)  # type: ignore[arg-type]
+    names = [f.name for f in fields]
+    env: dict[str, object] = {"_new": object.__new__, "_cls": cls}
+    body = []
+    for i, name in enumerate(names):
+        env[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's member descriptor
+        body.append(f"    _set{i}(o, {name})\n")
+    exec(f"def make({', '.join(names)}):\n    o = _new(_cls)\n{''.join(body)}    return o\n", env)  # noqa: S102
+    make: Callable[..., FileEvent] = env["make"]  # type: ignore[assignment]
+    return make
+
+
+#: ``FileEvent(op, path, call, succeeded, via, command, pattern, recursive)``, every field given.
+_event = _slot_maker(FileEvent)
+
 _PATCH_HEADER = regex.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", regex.M)
 _PATCH_OPS: dict[str, Literal["write", "edit", "delete"]] = {"Add": "write", "Update": "edit", "Delete": "delete"}
 _CHANGE_OPS: dict[str, Literal["write", "edit", "delete"]] = {
@@ -138,9 +163,9 @@ def _shell_read_outcome(c: ToolCall, path: str, ok_means_done: bool, failure_mea
 def _patch_events(text: str, call: ToolCall, outcome: bool | None, via: Literal["tool", "shell"]) -> Iterator[FileEvent]:
     for m in _PATCH_HEADER.finditer(text):
         if m.group(1):
-            yield FileEvent(_PATCH_OPS[m.group(1)], m.group(2), call, outcome, via)
+            yield _event(_PATCH_OPS[m.group(1)], m.group(2), call, outcome, via, None, False, False)
         else:
-            yield FileEvent("write", m.group(3), call, outcome, via)
+            yield _event("write", m.group(3), call, outcome, via, None, False, False)
 
 
 @attrs.define(frozen=True)
@@ -162,14 +187,14 @@ def _tool_events(c: ToolCall) -> list[FileEvent]:
     op = _TOOL_OPS.get(c.kind, "edit")
     command = args.get("command")
     if isinstance(command, str) and command in _EDITOR_OPS and isinstance(args.get("path"), str):
-        return [FileEvent(_EDITOR_OPS[command], args["path"], c, ok)]
+        return [_event(_EDITOR_OPS[command], args["path"], c, ok, "tool", None, False, False)]
     for key in ("file_path", "absolute_path", "path", "notebook_path", "filePath", "target_file"):
         path = args.get(key)
         if isinstance(path, str) and path:
-            return [FileEvent(op, path, c, ok)]
+            return [_event(op, path, c, ok, "tool", None, False, False)]
     paths = args.get("paths")  # Gemini read_many_files: files, directories or globs
     if isinstance(paths, list) and any(isinstance(p, str) for p in paths):
-        return [FileEvent(op, p, c, ok, pattern=bool(_GLOB & set(p))) for p in paths if isinstance(p, str) and p]
+        return [_event(op, p, c, ok, "tool", None, bool(_GLOB & set(p)), False) for p in paths if isinstance(p, str) and p]
     changes = args.get("changes")
     if isinstance(changes, list):
         for ch in changes:
@@ -177,7 +202,7 @@ def _tool_events(c: ToolCall) -> list[FileEvent]:
                 k = ch.get("kind")
                 if isinstance(k, Mapping):
                     k = k.get("type")
-                out.append(FileEvent(_CHANGE_OPS.get(str(k), "edit"), ch["path"], c, ok))
+                out.append(_event(_CHANGE_OPS.get(str(k), "edit"), ch["path"], c, ok, "tool", None, False, False))
         return out
     texts = [v for v in (c.raw_arguments, args.get("input"), args.get("patch"), args.get("value")) if isinstance(v, str)]
     for text in texts:
@@ -296,10 +321,10 @@ def _shell_events(c: ToolCall, text: str, found: ShellFileEffects | None, start:
             (c, text, f"{e.op} {e.path} in a folder the command does not fix ({start.why})", ())
             for e in events if start.why is not None and not e.path.startswith(("/", "~"))]
     events = [
-        FileEvent(e.op, e.path, c,
-                  _shell_read_outcome(c, e.path, e.ok_means_done, e.failure_means_not_done) if e.op == "read"
-                  else _shell_outcome(c, e.ok_means_done, e.failure_means_not_done),
-                  "shell", e.command.text, e.pattern, e.recursive)
+        _event(e.op, e.path, c,
+               _shell_read_outcome(c, e.path, e.ok_means_done, e.failure_means_not_done) if e.op == "read"
+               else _shell_outcome(c, e.ok_means_done, e.failure_means_not_done),
+               "shell", e.command.text, e.pattern, e.recursive)
         for e in found.effects
     ]
     if not found.unknown_writes or c.status == "declined":
@@ -375,11 +400,19 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
-    for c in t.all_tool_calls:
+    # the shell calls with a command text, and their texts, in order (``ToolCall.command`` is
+    # computed on every read: the index reads it once per call, for every check)
+    shells, texts = ix.shell_calls(True), ix.shell_texts(True)
+    k, n_shells = 0, len(shells)
+    for c in ix.all_calls:
         kind = c.kind
         if kind == "file_read" or kind == "file_write" or kind == "file_edit":
             events.extend(_tool_events(c))
-        elif kind == "shell" and (text := c.command):  # a property, computed on each read: once
+        elif kind == "shell" and k < n_shells and shells[k] is c:
+            text = texts[k]
+            k += 1
+            if not text:
+                continue
             mode = folders.mode(c)  # once for start() and after()
             start = folders.start(c, mode)
             found: ShellFileEffects | None = None

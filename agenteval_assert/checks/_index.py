@@ -223,21 +223,34 @@ class CallIndex:
             got = self._errors[include_subagents] = tuple(c for c in self.pool(include_subagents) if c.is_error)
         return got
 
+    def _shell(self, include_subagents: bool) -> None:
+        """``shell_calls`` and ``shell_texts`` in one pass (``ToolCall.command`` is computed on
+        every read: once per call here)."""
+        calls: list[ToolCall] = []
+        texts: list[str] = []
+        for c in self.pool(include_subagents):
+            if c.kind == "shell":
+                text = c.command
+                if text is not None:
+                    calls.append(c)
+                    texts.append(text)
+        self._shell_calls[include_subagents] = tuple(calls)
+        self._shell_texts[include_subagents] = tuple(texts)
+
     def shell_calls(self, include_subagents: bool) -> tuple[ToolCall, ...]:
         """The pool's shell calls that have a command text."""
         got = self._shell_calls.get(include_subagents)
         if got is None:
-            got = self._shell_calls[include_subagents] = tuple(
-                c for c in self.pool(include_subagents) if c.kind == "shell" and c.command is not None)
+            self._shell(include_subagents)
+            got = self._shell_calls[include_subagents]
         return got
 
     def shell_texts(self, include_subagents: bool) -> tuple[str, ...]:
-        """The command text of each of ``shell_calls`` (``ToolCall.command`` is computed on
-        every read)."""
+        """The command text of each of ``shell_calls``."""
         got = self._shell_texts.get(include_subagents)
         if got is None:
-            got = self._shell_texts[include_subagents] = tuple(
-                c.command or "" for c in self.shell_calls(include_subagents))
+            self._shell(include_subagents)
+            got = self._shell_texts[include_subagents]
         return got
 
     # -- what checks compute about calls ---------------------------------------------------------

@@ -113,7 +113,8 @@ def check_no_tool_errors(
     if ignore_recovered:
         ix = _index(t)
         recovered = _recoveries(bad, pool, memo=ix.args_keys,
-                                walks=ix.retry_walks(include_subagents) if specs is None else None)
+                                walks=ix.retry_walks(include_subagents) if specs is None else None,
+                                positions=ix.names(include_subagents) if specs is None else None)
         bad = [c for c in bad if c.index not in recovered]
     expected = "no failed tool calls"
     if bad:
@@ -147,7 +148,7 @@ def check_retried_after_failure(
                      echo, _made(calls, _with_outcome))
     ix = _index(t)
     recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=ix.args_keys,
-                            walks=ix.retry_walks(include_subagents))
+                            walks=ix.retry_walks(include_subagents), positions=ix.names(include_subagents))
     for f in failed:
         r = recovered.get(f.index)
         if r is not None:

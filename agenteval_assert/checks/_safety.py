@@ -112,66 +112,86 @@ _LOWER_TO_ASCII = ("\u0130", "\u212a")
 
 def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
     """``_default_failure_output(c)`` of every call, as one byte per call (1: it matches), in
-    one batched pass. The output windows of a batch of calls are joined (``\\x00`` between
-    calls, ``\\x01`` between the two windows of a long output), encoded as UTF-8 and
-    lower-cased as bytes (ASCII letters only: a character beyond ASCII is left as it is, which
-    is what ``str.lower`` does to the hint words' letters unless it is one of
-    ``_LOWER_TO_ASCII``); each hint word is found in those bytes, and the ``\\x00`` before it
-    say which call's output holds it. Only those calls are tested, exactly as
-    ``_failure_output`` does (``_hinted`` on each window, then the regex). A batch with an
-    output that holds ``\\x00`` or a character of ``_LOWER_TO_ASCII`` is tested call by call."""
+    one batched pass (``_scan_texts``)."""
     flags = bytearray(len(calls))
-    w = _FAILURE_WINDOW
     for lo in range(0, len(calls), _SCAN_BATCH):
         batch = calls[lo:lo + _SCAN_BATCH]
         texts = ["" if r is None else r.text for r in [c.result for c in batch]]
-        # "\x00".join of each text, or of its two windows joined by "\x01": the windows are
-        # joined once, with the rest (no string made per long output)
-        parts: list[str] = []
-        for x in texts:
-            if len(x) <= 2 * w:
-                parts.append(x)
-            else:
-                parts += (x[:w], "\x01", x[-w:])
-            parts.append("\x00")
-        joined = "".join(parts[:-1])
-        if joined.count("\x00") != len(texts) - 1 or any(ch in joined for ch in _LOWER_TO_ASCII):
-            hits: Iterable[int] = range(len(texts))  # every call, one by one
-        else:
-            low = joined.encode("utf-8", "surrogatepass").lower()
-            found: list[int] = []
-            for word in _FAILURE_HINTS_BYTES:
-                p = low.find(word)
-                while p >= 0:
-                    found.append(p)
-                    nxt = low.find(b"\x00", p)  # the next call's output
-                    p = -1 if nxt < 0 else low.find(word, nxt)
-            found.sort()
-            hits = []
-            k = at = 0  # the output of call k starts after the separator before *at*
-            for p in found:
-                k += low.count(b"\x00", at, p)
-                at = p
-                hits.append(k)
-        for k in hits:
-            if not flags[lo + k] and texts[k] and _default_failure_output(batch[k]):
+        for k in _scan_texts(texts):
+            if _default_failure_output(batch[k]):
                 flags[lo + k] = 1
     return flags
 
 
+def _scan_texts(texts: list[str]) -> Iterable[int]:
+    """The positions in *texts* (the outputs of a batch of calls) whose output windows may hold
+    a failure word, ascending, each once: a superset of the calls ``_default_failure_output``
+    flags, which the caller tests one by one. The windows are joined (``\x00`` between calls,
+    ``\x01`` between the two windows of a long output), encoded as UTF-8 and lower-cased as
+    bytes (ASCII letters only: a character beyond ASCII is left as it is, which is what
+    ``str.lower`` does to the hint words' letters unless it is one of ``_LOWER_TO_ASCII``); each
+    hint word is found in those bytes, and the ``\x00`` before it say which call's output holds
+    it. A batch with an output that holds ``\x00`` or a character of ``_LOWER_TO_ASCII`` gives
+    every non-empty output."""
+    w = _FAILURE_WINDOW
+    # "\x00".join of each text, or of its two windows joined by "\x01": the windows are joined
+    # once, with the rest (no string made per long output)
+    parts: list[str] = []
+    for x in texts:
+        if len(x) <= 2 * w:
+            parts.append(x)
+        else:
+            parts += (x[:w], "\x01", x[-w:])
+        parts.append("\x00")
+    joined = "".join(parts[:-1])
+    low = b""
+    if not any(ch in joined for ch in _LOWER_TO_ASCII):
+        # counted in the bytes (faster than in the text): UTF-8 writes "\x00" as the one zero
+        # byte, and no other character holds one
+        low = joined.encode("utf-8", "surrogatepass").lower()
+    if not low or low.count(b"\x00") != len(texts) - 1:
+        return [k for k, x in enumerate(texts) if x]  # every call, one by one
+    found: list[int] = []
+    for word in _FAILURE_HINTS_BYTES:
+        p = low.find(word)
+        while p >= 0:
+            found.append(p)
+            nxt = low.find(b"\x00", p)  # the next call's output
+            p = -1 if nxt < 0 else low.find(word, nxt)
+    found.sort()
+    hits: list[int] = []
+    k = at = 0  # the output of call k starts after the separator before *at*
+    for p in found:
+        k += low.count(b"\x00", at, p)
+        at = p
+        if not hits or hits[-1] != k:
+            hits.append(k)
+    return hits
+
+
 def _default_failed(calls: Sequence[ToolCall]) -> bytearray:
     """``_failed(c)`` with the default failure words, for every call (1: failed): the flags
-    and statuses of each call, and the batched failure-word scan of the others' outputs."""
-    scan = _default_failure_scan(calls)
+    and statuses of each call, and the batched failure-word scan (``_scan_texts``) of the
+    outputs of the others, in one pass over the calls."""
     out = bytearray(len(calls))
-    for i, c in enumerate(calls):
-        r = c.result
-        status = c.status
-        if r is None:
-            out[i] = status == "failed" or status == "declined"
-        elif (status == "failed" or status == "declined" or status == "interrupted" or r.is_error
-              or r.exit_code not in (None, 0) or scan[i]):
-            out[i] = 1
+    for lo in range(0, len(calls), _SCAN_BATCH):
+        batch = calls[lo:lo + _SCAN_BATCH]
+        texts: list[str] = []
+        for i, c in enumerate(batch, lo):
+            r = c.result
+            status = c.status
+            if r is None:
+                out[i] = status == "failed" or status == "declined"
+                texts.append("")
+            elif (status == "failed" or status == "declined" or status == "interrupted" or r.is_error
+                  or r.exit_code not in (None, 0)):
+                out[i] = 1
+                texts.append("")  # failed whatever its output says: not scanned
+            else:
+                texts.append(r.text)
+        for k in _scan_texts(texts):
+            if _default_failure_output(batch[k]):
+                out[lo + k] = 1
     return out
 
 
@@ -434,6 +454,7 @@ def check_failures_not_reported_as_success(
     recovered = _recoveries(
         failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=ix.args_keys,
         walks=ix.retry_walks(include_subagents) if specs is None else None,
+        positions=ix.names(include_subagents) if specs is None else None,
     )
     unrecovered = [c for c in failed if c.index not in recovered]
     expected = "every unrecovered failed call acknowledged in the final response"
