@@ -630,3 +630,53 @@ def test_the_walk_by_positions_keeps_the_calls_the_pass_over_the_pool_keeps(
     want = _walk_as_it_was(failed, pool, waiting)
     assert _retry_candidates(failed, pool, waiting, ix.names(include)) == want
     assert _retry_candidates(failed, pool, waiting) == want
+
+
+def _outcome_long_way(call: Any) -> bool | None:
+    """``_files._tool_outcome`` as it was written before it read the fields inline."""
+    if call.status == "declined":
+        return False
+    if call.result is None:
+        if call.status == "completed":
+            return True
+        return False if call.status in ("failed", "interrupted") else None
+    if not call.outcome_recorded:
+        return None
+    return not call.is_error
+
+
+_STATUSES = ["completed", "failed", "declined", "interrupted", "pending", "unrecorded", "other"]
+
+
+def test_tool_outcome_read_inline_is_the_long_way_for_every_status_and_result() -> None:
+    import attrs as _attrs
+
+    from agenteval_assert.checks import _files
+    from agenteval_assert.model import ToolResult
+
+    base = T().user("go").call("Read", file_path="a").say("done").done().all_tool_calls[0]
+    results = [None] + [ToolResult("x", is_error=e, exit_code=x) for e in (False, True) for x in (None, 0, 1, -2)]
+    seen = 0
+    for status in _STATUSES:
+        for r in results:
+            call = _attrs.evolve(base, status=status, result=r)
+            assert _files._tool_outcome(call) is _outcome_long_way(call), (status, r)
+            seen += 1
+    assert seen == len(_STATUSES) * 9
+
+
+def test_tool_outcome_read_inline_is_the_long_way_on_the_corpus(corpus: Any) -> None:
+    from agenteval_assert import load
+    from agenteval_assert.checks import _files
+
+    n = 0
+    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
+                       and p.name != "expected.json"):
+        try:
+            tr = load(path)
+        except Exception:  # noqa: BLE001 - files of the corpus that are not transcripts
+            continue
+        for call in tr.all_tool_calls:
+            assert _files._tool_outcome(call) is _outcome_long_way(call), (path, call)
+            n += 1
+    assert n > 300  # the corpus holds a few hundred calls, of every format it has

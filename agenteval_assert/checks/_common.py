@@ -555,6 +555,8 @@ def _fits_by_args(spec: Call, mode: str, overrides: Mapping[str, Override] | Non
             or any(getattr(spec, f) is not None for f in _OTHER_FIELDS)):
         return None
     keys = tuple(spec.args)
+    if len(keys) == 1:
+        return _fits_by_arg(spec, keys[0], mode)
     seen: dict[tuple[object, ...], bool] = {}
 
     def fits(c: ToolCall) -> bool:
@@ -566,6 +568,25 @@ def _fits_by_args(spec: Call, mode: str, overrides: Mapping[str, Override] | Non
         got = seen.get(key)
         if got is None:
             got = seen[key] = spec.matches_call(c, mode=mode, overrides=overrides)
+        return got
+
+    return fits
+
+
+def _fits_by_arg(spec: Call, key: str, mode: str) -> Callable[[ToolCall], bool]:
+    """``_fits_by_args`` of a spec that names one argument: the same memo, keyed by the value
+    itself (not a tuple of one), read without a loop (``Read`` with ``file_path=...`` looks at
+    thousands of calls)."""
+    seen: dict[object, bool] = {}
+    matches_call = spec.matches_call
+
+    def fits(c: ToolCall) -> bool:
+        v = c.arguments.get(key, _NO_ARG)
+        if type(v) is not str and v is not _NO_ARG:
+            return matches_call(c, mode=mode, overrides=None)
+        got = seen.get(v)
+        if got is None:
+            got = seen[v] = matches_call(c, mode=mode, overrides=None)
         return got
 
     return fits

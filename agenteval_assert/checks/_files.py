@@ -110,16 +110,20 @@ _GLOB = frozenset("*?[")
 
 
 def _tool_outcome(c: ToolCall) -> bool | None:
-    """Whether the call succeeded: ``None`` when the log does not tell."""
-    if c.status == "declined":
+    """Whether the call succeeded: ``None`` when the log does not tell (a declined call never
+    ran; no result: its status says; an ``unrecorded`` outcome: not told; else not
+    ``c.is_error``, read inline: the file index asks it of every file and shell call)."""
+    status = c.status
+    if status == "declined":
         return False  # never ran
-    if c.result is None:
-        if c.status == "completed":
+    r = c.result
+    if r is None:
+        if status == "completed":
             return True
-        return False if c.status in ("failed", "interrupted") else None
-    if not c.outcome_recorded:
+        return False if status in ("failed", "interrupted") else None
+    if status == "unrecorded":  # not c.outcome_recorded
         return None
-    return not c.is_error
+    return not (status == "failed" or r.is_error or r.exit_code not in (None, 0))
 
 
 def _shell_outcome(c: ToolCall, ok_means_done: bool, failure_means_not_done: bool) -> bool | None:
@@ -180,15 +184,21 @@ class _FileIndex:
 _TOOL_OPS: dict[str, Literal["read", "write", "edit", "delete"]] = {"file_read": "read", "file_write": "write"}
 
 
+_PATH_KEYS = ("file_path", "absolute_path", "path", "notebook_path", "filePath", "target_file")
+
+
 def _tool_events(c: ToolCall) -> list[FileEvent]:
     args = c.arguments
     ok = _tool_outcome(c)
     out: list[FileEvent] = []
     op = _TOOL_OPS.get(c.kind, "edit")
     command = args.get("command")
-    if isinstance(command, str) and command in _EDITOR_OPS and isinstance(args.get("path"), str):
+    if command is not None and isinstance(command, str) and command in _EDITOR_OPS and isinstance(args.get("path"), str):
         return [_event(_EDITOR_OPS[command], args["path"], c, ok, "tool", None, False, False)]
-    for key in ("file_path", "absolute_path", "path", "notebook_path", "filePath", "target_file"):
+    path = args.get("file_path")  # the first of _PATH_KEYS, the one most file tools name
+    if isinstance(path, str) and path:
+        return [_event(op, path, c, ok, "tool", None, False, False)]
+    for key in _PATH_KEYS:
         path = args.get(key)
         if isinstance(path, str) and path:
             return [_event(op, path, c, ok, "tool", None, False, False)]
@@ -417,7 +427,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             start = folders.start(c, mode)
             found: ShellFileEffects | None = None
             if "*** Begin Patch" not in text:
-                if start == folders.home:
+                if start is folders.home or start == folders.home:
                     found = ix.file_effects(text)  # never raises: a best effort; once per text
                 else:
                     found = elsewhere.get((text, start))
