@@ -48,16 +48,13 @@ def _frozen(v: object) -> object:
         for k, x in v.items():  # type: ignore[attr-defined]
             if type(k) is not str:
                 raise _NotJson  # JSON writes other keys as text ({1: x} is {"1": x})
-            items.append((k, _frozen(x)))
-        items.sort(key=_first)
+            items.append((k, x if type(x) is str else _frozen(x)))  # a text is its own key
+        # by key: the keys of a dict are distinct, so comparing the pairs never reaches a value
+        items.sort()
         return ("{", tuple(items))
     if t is list or t is tuple:
         return ("[", tuple([_frozen(x) for x in v]))  # type: ignore[attr-defined]
     raise _NotJson
-
-
-def _first(kv: tuple[str, object]) -> str:
-    return kv[0]
 
 
 def args_key(arguments: Mapping[str, object]) -> object:
