@@ -627,9 +627,51 @@ def test_the_walk_by_positions_keeps_the_calls_the_pass_over_the_pool_keeps(
     pool = ix.pool(include)
     failed = [c for c in pool if c.is_error]
     waiting = {c.index for c in failed}
-    want = _walk_as_it_was(failed, pool, waiting)
-    assert _retry_candidates(failed, pool, waiting, ix.names(include)) == want
-    assert _retry_candidates(failed, pool, waiting) == want
+    was = _walk_as_it_was(failed, pool, waiting)
+    got = _retry_candidates(failed, pool, waiting, ix.names(include))
+    assert _retry_candidates(failed, pool, waiting) == got
+    _assert_only_unneeded_calls_dropped(failed, was, got)
+
+
+def _assert_only_unneeded_calls_dropped(failed: Any, was: list[Any], got: list[Any]) -> None:
+    """*got* keeps the calls of *was*, in order, but those that cannot be the retry of a failed
+    call: each call it drops has other arguments (another ``args_key``) than every failed call
+    of its tool, so the retries found are the same."""
+    kept = {id(d) for d in got}
+    assert [d for d in was if id(d) in kept] == got
+
+    def key(c: Any) -> object:
+        try:
+            return (c.name, args_key(c.arguments))
+        except TypeError:  # keys of mixed types ({"a": 1, 1: 2}), which no JSON log holds: no key
+            return None
+
+    keys = {key(f) for f in failed}
+    for d in was:
+        if id(d) not in kept:
+            k = key(d)
+            assert k is None or k not in keys, d.arguments
+
+
+def test_the_first_text_argument_alone_drops_a_call_the_whole_test_keeps() -> None:
+    """A failed call with two text arguments; a later call whose first one is another text and
+    whose second is an object (canonical JSON writes its repr): the whole test keeps it (its
+    arguments cannot be told apart by their texts), the first argument alone drops it, and the
+    retries are the same."""
+    from agenteval_assert.checks._common import _recoveries, _retry_candidates
+
+    tr = (T().user("go").call("Bash", args={"command": "x", "path": "p"}, error=True)
+          .call("Bash", args={"command": "y", "path": _Thing()})
+          .call("Bash", args={"command": "x", "path": "p"}).say("done").done())
+    ix = _index(tr)
+    pool = ix.pool(True)
+    failed = [c for c in pool if c.is_error]
+    waiting = {c.index for c in failed}
+    was = _walk_as_it_was(failed, pool, waiting)
+    got = _retry_candidates(failed, pool, waiting, ix.names(True))
+    assert [d.index for d in was] == [0, 1, 2] and [d.index for d in got] == [0, 2]
+    _assert_only_unneeded_calls_dropped(failed, was, got)
+    assert _recoveries(failed, pool, positions=ix.names(True)) == _recoveries(failed, pool) == {0: pool[2]}
 
 
 def _outcome_long_way(call: Any) -> bool | None:
