@@ -722,3 +722,51 @@ def test_tool_outcome_read_inline_is_the_long_way_on_the_corpus(corpus: Any) -> 
             assert _files._tool_outcome(call) is _outcome_long_way(call), (path, call)
             n += 1
     assert n > 300  # the corpus holds a few hundred calls, of every format it has
+
+
+def _file_index_both_ways(tr: Transcript) -> tuple[Any, Any]:
+    from agenteval_assert.checks import _files
+
+    fast = _files._build_file_index(tr)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_files, "_FAST_TOOL_EVENTS", False)
+        slow = _files._build_file_index(tr)
+    return fast, slow
+
+
+def test_file_events_made_inline_are_those_of_tool_events_on_the_corpus(corpus: Any) -> None:
+    from agenteval_assert import load
+
+    n = 0
+    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
+                       and p.name != "expected.json"):
+        try:
+            tr = load(path)
+        except Exception:  # noqa: BLE001 - files of the corpus that are not transcripts
+            continue
+        fast, slow = _file_index_both_ways(tr)
+        assert fast == slow, path
+        n += len(fast.events)
+    assert n > 50
+
+
+_FILE_ARG = st.sampled_from(["a.ts", "", "/abs/b.tsx", 1, None, ["x"]])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Read", "Write", "Edit", "str_replace_editor", "read_file"]),
+                          st.dictionaries(st.sampled_from(["file_path", "path", "command", "absolute_path"]),
+                                          _FILE_ARG | st.sampled_from(["view", "create"]), max_size=3),
+                          st.sampled_from(["ok", "error", "none"])), max_size=8),
+       st.sampled_from(["claude-code", "codex", "openhands"]))
+def test_file_events_made_inline_are_those_of_tool_events(calls: list[tuple[str, dict[str, Any], str]],
+                                                          agent: str) -> None:
+    kinds = {"Read": "file_read", "read_file": "file_read", "Write": "file_write", "Edit": "file_edit",
+             "str_replace_editor": "file_edit"}
+    t = T(agent=agent).user("go")
+    for name, args, outcome in calls:
+        t.call(name, args=args, kind=kinds[name], error=outcome == "error", answered=outcome != "none")
+    tr = t.say("done").done()
+    fast, slow = _file_index_both_ways(tr)
+    assert fast == slow
+    assert len(fast.events) >= sum(1 for _, a, _ in calls if isinstance(a.get("file_path"), str) and a["file_path"])

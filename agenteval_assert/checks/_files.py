@@ -399,6 +399,11 @@ def _rebased(home: ShellFileEffects, start: Folder) -> ShellFileEffects:
     return ShellFileEffects(effects, home.unknown_writes, start.path, None)
 
 
+#: The file index makes the one event of a file call that names its ``file_path`` (and no
+#: editor ``command``) inline, not through ``_tool_events`` (the tests turn it off to compare).
+_FAST_TOOL_EVENTS = True
+
+
 def _build_file_index(t: Transcript) -> _FileIndex:
     from .._shell_files import line_effects
 
@@ -414,10 +419,19 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     # computed on every read: the index reads it once per call, for every check)
     shells, texts = ix.shell_calls(True), ix.shell_texts(True)
     k, n_shells = 0, len(shells)
+    fast = _FAST_TOOL_EVENTS
     for c in ix.all_calls:
         kind = c.kind
         if kind == "file_read" or kind == "file_write" or kind == "file_edit":
-            events.extend(_tool_events(c))
+            args = c.arguments
+            path = args.get("file_path")
+            if fast and type(path) is str and path and "command" not in args:
+                # what _tool_events gives a call that names its file as most file tools do
+                # (``file_path``, no editor ``command``), made inline: one event
+                events.append(_event(_TOOL_OPS.get(kind, "edit"), path, c, _tool_outcome(c), "tool", None, False,
+                                     False))
+            else:
+                events.extend(_tool_events(c))
         elif kind == "shell" and k < n_shells and shells[k] is c:
             text = texts[k]
             k += 1
