@@ -193,6 +193,20 @@ def redact_count(text: str, *, enabled: bool | None = None) -> tuple[str, int]:
         enabled = redaction_enabled()
     if not enabled or not text or not _maybe(text):
         return text, 0
+    if len(text) <= _MEMO_CHARS:
+        return _apply_rules_memo(text)
+    return _apply_rules(text)
+
+
+#: The longest text whose redaction is kept for the next time it is shown (the final response,
+#: a call's output: several checks show the same text, and the rules are sixteen searches).
+_MEMO_CHARS = 16_384
+
+
+@functools.lru_cache(maxsize=128)
+def _apply_rules_memo(text: str) -> tuple[str, int]:
+    """``_apply_rules(text)``, kept for the last 128 texts (a pure function of the text: the rules
+    are fixed once compiled). At most 128 texts of at most ``_MEMO_CHARS`` characters."""
     return _apply_rules(text)
 
 
