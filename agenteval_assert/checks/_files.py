@@ -411,7 +411,9 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     unknown: list[_Unknown] = []
     ix = _index(t)
     folders = _Folders(t)
-    elsewhere: dict[tuple[str, Folder], ShellFileEffects] = {}  # effects of a text from another folder
+    # effects of a text from another folder, by the text and the folder's fields (a tuple of
+    # strings hashes and compares without the Folder's methods: most calls start elsewhere)
+    elsewhere: dict[tuple[str, str, str | None], ShellFileEffects] = {}
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
@@ -441,10 +443,10 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             start = folders.start(c, mode)
             found: ShellFileEffects | None = None
             if "*** Begin Patch" not in text:
-                if start is folders.home or start == folders.home:
+                if start is folders.home or (start.path == "" and start.why is None):  # start == Folder()
                     found = ix.file_effects(text)  # never raises: a best effort; once per text
                 else:
-                    found = elsewhere.get((text, start))
+                    found = elsewhere.get((text, start.path, start.why))
                     if found is None:
                         script = ix.script(text)
                         if start.why is None and not _moves(script, stays):
@@ -454,7 +456,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                             if start.why is None and (same := leaves.get(id(script))) is None:
                                 same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
                             found = ix.file_effects(text) if same else line_effects(script, start)
-                        elsewhere[text, start] = found
+                        elsewhere[text, start.path, start.why] = found
                 folders.after(c, start, found, mode)
             ev, un = _shell_events(c, text, found, start, folders.home, forms)
             events.extend(ev)
