@@ -770,3 +770,33 @@ def test_file_events_made_inline_are_those_of_tool_events(calls: list[tuple[str,
     fast, slow = _file_index_both_ways(tr)
     assert fast == slow
     assert len(fast.events) >= sum(1 for _, a, _ in calls if isinstance(a.get("file_path"), str) and a["file_path"])
+
+
+def test_the_failed_calls_read_inline_are_those_is_error_gives() -> None:
+    import attrs as _attrs
+
+    from agenteval_assert.checks._index import _failed_by_flags
+    from agenteval_assert.model import ToolResult
+
+    base = T().user("go").call("Bash", command="ls").say("done").done().all_tool_calls[0]
+    results = [None] + [ToolResult("x", is_error=e, exit_code=x) for e in (False, True) for x in (None, 0, 1, -2)]
+    calls = [_attrs.evolve(base, status=s, result=r) for s in _STATUSES for r in results]
+    assert any(c.is_error for c in calls) and not all(c.is_error for c in calls)
+    assert _failed_by_flags(calls) == tuple(c for c in calls if c.is_error)
+
+
+def test_the_failed_calls_read_inline_are_those_is_error_gives_on_the_corpus(corpus: Any) -> None:
+    from agenteval_assert import load
+    from agenteval_assert.checks._index import _failed_by_flags
+
+    n = 0
+    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
+                       and p.name != "expected.json"):
+        try:
+            tr = load(path)
+        except Exception:  # noqa: BLE001 - files of the corpus that are not transcripts
+            continue
+        want = tuple(c for c in tr.all_tool_calls if c.is_error)
+        assert _failed_by_flags(tr.all_tool_calls) == want, path
+        n += len(want)
+    assert n > 5

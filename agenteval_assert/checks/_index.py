@@ -107,6 +107,21 @@ def _aliases(calls: Sequence[ToolCall]) -> _Aliases:
     return by, pos, names
 
 
+def _failed_by_flags(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+    """``tuple(c for c in calls if c.is_error)``, the property read inline (one pass over every
+    call of a long transcript: a property call per call is a good part of it)."""
+    out: list[ToolCall] = []
+    for c in calls:
+        status = c.status
+        if status == "failed" or status == "declined":
+            out.append(c)
+            continue
+        r = c.result
+        if r is not None and (r.is_error or r.exit_code not in (None, 0)):
+            out.append(c)
+    return tuple(out)
+
+
 class CallIndex:
     """Per-transcript look-ups for the checks, each built on first use and then kept.
 
@@ -217,7 +232,7 @@ class CallIndex:
         """The pool's calls that failed (``ToolCall.is_error``), in order."""
         got = self._errors.get(include_subagents)
         if got is None:
-            got = self._errors[include_subagents] = tuple(c for c in self.pool(include_subagents) if c.is_error)
+            got = self._errors[include_subagents] = _failed_by_flags(self.pool(include_subagents))
         return got
 
     def _shell(self, include_subagents: bool) -> None:
