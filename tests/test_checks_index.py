@@ -285,8 +285,8 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
         calls: list[tuple[str, dict[Any, Any], bool, bool]], skip: int) -> None:
     """The candidates kept by ``CallIndex.retry_walks`` for a set of failed calls serve another
     check with another idea of success (no_tool_errors, then failures_not_reported): each finds
-    what ``_recoveries`` finds alone, and what keying every call finds; another set of failed
-    calls gets its own candidates."""
+    what ``_recoveries`` finds alone, and what keying every call finds; a subset of the failed
+    calls is served by the same candidates, with the same results."""
     from agenteval_assert.checks._common import _recoveries
 
     t = T().user("go")
@@ -301,6 +301,9 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
         expected = [_recoveries_of_every_call(failed, pool), _recoveries_of_every_call(failed, pool, ok=not_failed)]
         fewer = [c for i, c in enumerate(failed) if i != skip]
         expected_fewer = _recoveries_of_every_call(fewer, pool)
+        fewer_ids = {c.index for c in fewer}
+        not_fewer = lambda d: d.result is not None and d.index not in fewer_ids
+        expected_fewer_ok = _recoveries_of_every_call(fewer, pool, ok=not_fewer)
     except TypeError:  # {1: x, "a": y}: canonical JSON cannot sort the keys; no key either
         return
     walks: dict[tuple[int, ...], list[Any]] = {}
@@ -310,7 +313,10 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
     assert _recoveries(failed, pool, ok=not_failed, memo=memo, walks=walks, positions=positions) == expected[1]
     assert _recoveries(failed, pool, ok=not_failed) == expected[1]
     assert len(walks) == (1 if failed else 0)
+    # a subset of the failed calls: the candidates of the wider set serve (no walk of its own)
     assert _recoveries(fewer, pool, memo=memo, walks=walks) == expected_fewer
+    assert _recoveries(fewer, pool, ok=not_fewer, memo=memo, walks=walks, positions=positions) == expected_fewer_ok
+    assert len(walks) == (1 if failed else 0)
     assert _recoveries(fewer, pool) == expected_fewer
     if failed:
         assert walks[tuple(c.index for c in failed)] is walks[tuple(c.index for c in failed)]

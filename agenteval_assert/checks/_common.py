@@ -654,6 +654,8 @@ def _recoveries(
         return found
     wkey = tuple([f.index for f in failed]) if walks is not None else ()
     cands = walks.get(wkey) if walks is not None else None
+    if cands is None and walks:
+        cands = _wider_walk(walks, waiting)
     if cands is None:
         cands = _retry_candidates(failed, pool, waiting, positions)
         if walks is not None:
@@ -667,6 +669,18 @@ def _recoveries(
         if succeeded(d):
             next_ok[key] = d
     return found
+
+
+def _wider_walk(walks: dict[tuple[int, ...], list[ToolCall]], waiting: set[int]) -> list[ToolCall] | None:
+    """The candidates kept for a set of failed calls that holds every call of *waiting*, if
+    any: they serve for *waiting* too. They hold every call that may have the arguments of one
+    of *waiting* (in pool order), and the others are keyed for nothing: a call whose
+    arguments are no failed call's of *waiting* never gives a retry to one of them, nor takes
+    the place of one (``_recoveries`` looks up the next success by tool and arguments)."""
+    for done, cands in walks.items():
+        if len(done) >= len(waiting) and waiting.issubset(done):
+            return cands
+    return None
 
 
 def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], waiting: set[int],

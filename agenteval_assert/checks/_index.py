@@ -323,7 +323,7 @@ class CallIndex:
         """For ``_common._recoveries`` over the whole pool: by the indexes of a set of failed
         calls, the pool's calls that may be their retries (the walk's candidates do not depend on
         what counts as a success, so checks that look for the retries of the same failures share
-        them)."""
+        them; those of a set serve any subset of it too: ``_common._wider_walk``)."""
         got = self._retry_walks.get(include_subagents)
         if got is None:
             got = self._retry_walks[include_subagents] = {}
