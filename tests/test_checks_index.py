@@ -806,3 +806,15 @@ def test_the_failed_calls_read_inline_are_those_is_error_gives_on_the_corpus(cor
         assert _failed_by_flags(tr.all_tool_calls) == want, path
         n += len(want)
     assert n > 5
+
+
+@pytest.mark.parametrize("args", [
+    {"file_path": "/x/skills/pdf/SKILL.md"}, {"path": "/x/skills/pdf/SKILL.md"},
+    {"file_path": None, "path": "/x/skills/pdf/SKILL.md"}, {"file_path": 1, "path": "skills/a/SKILL.md"},
+    {"file_path": "skills/a/SKILL.md", "path": "skills/b/SKILL.md"}, {}, {"path": None},
+])
+def test_skills_read_from_a_file_path_or_else_a_path_are_those_of_every_call(args: dict[str, Any]) -> None:
+    from agenteval_assert.checks._budgets import _skills
+
+    tr = T().user("go").call("Read", args=args).call("read_file", args=args).say("done").done()
+    assert _skills(tr) == _skills_of_every_call(tr)
