@@ -680,6 +680,22 @@ def test_the_first_text_argument_alone_drops_a_call_the_whole_test_keeps() -> No
     assert _recoveries(failed, pool, positions=ix.names(True)) == _recoveries(failed, pool) == {0: pool[2]}
 
 
+def _corpus_transcripts(corpus: Any) -> list[tuple[Any, Transcript]]:
+    """Every transcript of the test corpus (its files that load), with its path."""
+    import contextlib
+
+    from agenteval_assert import load
+    from agenteval_assert.exceptions import AgentEvalError
+
+    out = []
+    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
+                       and p.name != "expected.json"):
+        with contextlib.suppress(AgentEvalError):  # a file of the corpus that is no transcript
+            out.append((path, load(path)))
+    assert len(out) > 10
+    return out
+
+
 def _outcome_long_way(call: Any) -> bool | None:
     """``_files._tool_outcome`` as it was written before it read the fields inline."""
     if call.status == "declined":
@@ -714,16 +730,10 @@ def test_tool_outcome_read_inline_is_the_long_way_for_every_status_and_result() 
 
 
 def test_tool_outcome_read_inline_is_the_long_way_on_the_corpus(corpus: Any) -> None:
-    from agenteval_assert import load
     from agenteval_assert.checks import _files
 
     n = 0
-    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
-                       and p.name != "expected.json"):
-        try:
-            tr = load(path)
-        except Exception:  # noqa: BLE001 - files of the corpus that are not transcripts
-            continue
+    for path, tr in _corpus_transcripts(corpus):
         for call in tr.all_tool_calls:
             assert _files._tool_outcome(call) is _outcome_long_way(call), (path, call)
             n += 1
@@ -741,15 +751,8 @@ def _file_index_both_ways(tr: Transcript) -> tuple[Any, Any]:
 
 
 def test_file_events_made_inline_are_those_of_tool_events_on_the_corpus(corpus: Any) -> None:
-    from agenteval_assert import load
-
     n = 0
-    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
-                       and p.name != "expected.json"):
-        try:
-            tr = load(path)
-        except Exception:  # noqa: BLE001 - files of the corpus that are not transcripts
-            continue
+    for path, tr in _corpus_transcripts(corpus):
         fast, slow = _file_index_both_ways(tr)
         assert fast == slow, path
         n += len(fast.events)
@@ -792,16 +795,10 @@ def test_the_failed_calls_read_inline_are_those_is_error_gives() -> None:
 
 
 def test_the_failed_calls_read_inline_are_those_is_error_gives_on_the_corpus(corpus: Any) -> None:
-    from agenteval_assert import load
     from agenteval_assert.checks._index import _failed_by_flags
 
     n = 0
-    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
-                       and p.name != "expected.json"):
-        try:
-            tr = load(path)
-        except Exception:  # noqa: BLE001 - files of the corpus that are not transcripts
-            continue
+    for path, tr in _corpus_transcripts(corpus):
         want = tuple(c for c in tr.all_tool_calls if c.is_error)
         assert _failed_by_flags(tr.all_tool_calls) == want, path
         n += len(want)

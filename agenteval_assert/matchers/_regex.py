@@ -133,8 +133,7 @@ class Matches(Matcher):
             left = budget.base + budget.chars / PATTERN_CHARS_PER_SECOND - budget.spent  # budget.remaining()
             if left <= 0:
                 raise self._out_of_budget(budget)
-            if left < timeout:  # min(timeout, left)
-                timeout = left
+            timeout = min(timeout, left)
         start = _clock()
         try:
             if self.full:
