@@ -193,6 +193,23 @@ def redact_count(text: str, *, enabled: bool | None = None) -> tuple[str, int]:
         enabled = redaction_enabled()
     if not enabled or not text or not _maybe(text):
         return text, 0
+    if len(text) <= _MEMO_CHARS:
+        return _apply_rules_memo(text)
+    return _apply_rules(text)
+
+
+#: The longest text whose redaction is kept for the next time it is shown (the final response,
+#: a call's output: several checks show the same text, and the rules are sixteen searches). The
+#: parts of a long text that ``results.cut_middle`` redacts are shorter (what it keeps of each end
+#: and a margin of 8,192 characters).
+_MEMO_CHARS = 16_384
+
+
+@functools.lru_cache(maxsize=32)
+def _apply_rules_memo(text: str) -> tuple[str, int]:
+    """``_apply_rules(text)``, kept for the last 32 texts (a pure function of the text: the rules
+    are fixed once compiled): at most 32 texts of at most ``_MEMO_CHARS`` characters, and their
+    redacted copies, are kept (about 1 MB at most for ASCII texts)."""
     return _apply_rules(text)
 
 

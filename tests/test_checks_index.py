@@ -285,8 +285,8 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
         calls: list[tuple[str, dict[Any, Any], bool, bool]], skip: int) -> None:
     """The candidates kept by ``CallIndex.retry_walks`` for a set of failed calls serve another
     check with another idea of success (no_tool_errors, then failures_not_reported): each finds
-    what ``_recoveries`` finds alone, and what keying every call finds; another set of failed
-    calls gets its own candidates."""
+    what ``_recoveries`` finds alone, and what keying every call finds; a subset of the failed
+    calls is served by the same candidates, with the same results."""
     from agenteval_assert.checks._common import _recoveries
 
     t = T().user("go")
@@ -301,6 +301,9 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
         expected = [_recoveries_of_every_call(failed, pool), _recoveries_of_every_call(failed, pool, ok=not_failed)]
         fewer = [c for i, c in enumerate(failed) if i != skip]
         expected_fewer = _recoveries_of_every_call(fewer, pool)
+        fewer_ids = {c.index for c in fewer}
+        not_fewer = lambda d: d.result is not None and d.index not in fewer_ids
+        expected_fewer_ok = _recoveries_of_every_call(fewer, pool, ok=not_fewer)
     except TypeError:  # {1: x, "a": y}: canonical JSON cannot sort the keys; no key either
         return
     walks: dict[tuple[int, ...], list[Any]] = {}
@@ -310,7 +313,10 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
     assert _recoveries(failed, pool, ok=not_failed, memo=memo, walks=walks, positions=positions) == expected[1]
     assert _recoveries(failed, pool, ok=not_failed) == expected[1]
     assert len(walks) == (1 if failed else 0)
+    # a subset of the failed calls: the candidates of the wider set serve (no walk of its own)
     assert _recoveries(fewer, pool, memo=memo, walks=walks) == expected_fewer
+    assert _recoveries(fewer, pool, ok=not_fewer, memo=memo, walks=walks, positions=positions) == expected_fewer_ok
+    assert len(walks) == (1 if failed else 0)
     assert _recoveries(fewer, pool) == expected_fewer
     if failed:
         assert walks[tuple(c.index for c in failed)] is walks[tuple(c.index for c in failed)]
@@ -627,6 +633,185 @@ def test_the_walk_by_positions_keeps_the_calls_the_pass_over_the_pool_keeps(
     pool = ix.pool(include)
     failed = [c for c in pool if c.is_error]
     waiting = {c.index for c in failed}
-    want = _walk_as_it_was(failed, pool, waiting)
-    assert _retry_candidates(failed, pool, waiting, ix.names(include)) == want
-    assert _retry_candidates(failed, pool, waiting) == want
+    was = _walk_as_it_was(failed, pool, waiting)
+    got = _retry_candidates(failed, pool, waiting, ix.names(include))
+    assert _retry_candidates(failed, pool, waiting) == got
+    _assert_only_unneeded_calls_dropped(failed, was, got)
+
+
+def _assert_only_unneeded_calls_dropped(failed: Any, was: list[Any], got: list[Any]) -> None:
+    """*got* keeps the calls of *was*, in order, but those that cannot be the retry of a failed
+    call: each call it drops has other arguments (another ``args_key``) than every failed call
+    of its tool, so the retries found are the same."""
+    kept = {id(d) for d in got}
+    assert [d for d in was if id(d) in kept] == got
+
+    def key(c: Any) -> object:
+        try:
+            return (c.name, args_key(c.arguments))
+        except TypeError:  # keys of mixed types ({"a": 1, 1: 2}), which no JSON log holds: no key
+            return None
+
+    keys = {key(f) for f in failed}
+    for d in was:
+        if id(d) not in kept:
+            k = key(d)
+            assert k is None or k not in keys, d.arguments
+
+
+def test_the_first_text_argument_alone_drops_a_call_the_whole_test_keeps() -> None:
+    """A failed call with two text arguments; a later call whose first one is another text and
+    whose second is an object (canonical JSON writes its repr): the whole test keeps it (its
+    arguments cannot be told apart by their texts), the first argument alone drops it, and the
+    retries are the same."""
+    from agenteval_assert.checks._common import _recoveries, _retry_candidates
+
+    tr = (T().user("go").call("Bash", args={"command": "x", "path": "p"}, error=True)
+          .call("Bash", args={"command": "y", "path": _Thing()})
+          .call("Bash", args={"command": "x", "path": "p"}).say("done").done())
+    ix = _index(tr)
+    pool = ix.pool(True)
+    failed = [c for c in pool if c.is_error]
+    waiting = {c.index for c in failed}
+    was = _walk_as_it_was(failed, pool, waiting)
+    got = _retry_candidates(failed, pool, waiting, ix.names(True))
+    assert [d.index for d in was] == [0, 1, 2] and [d.index for d in got] == [0, 2]
+    _assert_only_unneeded_calls_dropped(failed, was, got)
+    assert _recoveries(failed, pool, positions=ix.names(True)) == _recoveries(failed, pool) == {0: pool[2]}
+
+
+def _corpus_transcripts(corpus: Any) -> list[tuple[Any, Transcript]]:
+    """Every transcript of the test corpus (its files that load), with its path."""
+    import contextlib
+
+    from agenteval_assert import load
+    from agenteval_assert.exceptions import AgentEvalError
+
+    out = []
+    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
+                       and p.name != "expected.json"):
+        with contextlib.suppress(AgentEvalError):  # a file of the corpus that is no transcript
+            out.append((path, load(path)))
+    assert len(out) > 10
+    return out
+
+
+def _outcome_long_way(call: Any) -> bool | None:
+    """``_files._tool_outcome`` as it was written before it read the fields inline."""
+    if call.status == "declined":
+        return False
+    if call.result is None:
+        if call.status == "completed":
+            return True
+        return False if call.status in ("failed", "interrupted") else None
+    if not call.outcome_recorded:
+        return None
+    return not call.is_error
+
+
+_STATUSES = ["completed", "failed", "declined", "interrupted", "pending", "unrecorded", "other"]
+
+
+def test_tool_outcome_read_inline_is_the_long_way_for_every_status_and_result() -> None:
+    import attrs as _attrs
+
+    from agenteval_assert.checks import _files
+    from agenteval_assert.model import ToolResult
+
+    base = T().user("go").call("Read", file_path="a").say("done").done().all_tool_calls[0]
+    results = [None] + [ToolResult("x", is_error=e, exit_code=x) for e in (False, True) for x in (None, 0, 1, -2)]
+    seen = 0
+    for status in _STATUSES:
+        for r in results:
+            call = _attrs.evolve(base, status=status, result=r)
+            assert _files._tool_outcome(call) is _outcome_long_way(call), (status, r)
+            seen += 1
+    assert seen == len(_STATUSES) * 9
+
+
+def test_tool_outcome_read_inline_is_the_long_way_on_the_corpus(corpus: Any) -> None:
+    from agenteval_assert.checks import _files
+
+    n = 0
+    for path, tr in _corpus_transcripts(corpus):
+        for call in tr.all_tool_calls:
+            assert _files._tool_outcome(call) is _outcome_long_way(call), (path, call)
+            n += 1
+    assert n > 300  # the corpus holds a few hundred calls, of every format it has
+
+
+def _file_index_both_ways(tr: Transcript) -> tuple[Any, Any]:
+    from agenteval_assert.checks import _files
+
+    fast = _files._build_file_index(tr)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_files, "_FAST_TOOL_EVENTS", False)
+        slow = _files._build_file_index(tr)
+    return fast, slow
+
+
+def test_file_events_made_inline_are_those_of_tool_events_on_the_corpus(corpus: Any) -> None:
+    n = 0
+    for path, tr in _corpus_transcripts(corpus):
+        fast, slow = _file_index_both_ways(tr)
+        assert fast == slow, path
+        n += len(fast.events)
+    assert n > 50
+
+
+_FILE_ARG = st.sampled_from(["a.ts", "", "/abs/b.tsx", 1, None, ["x"]])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Read", "Write", "Edit", "str_replace_editor", "read_file"]),
+                          st.dictionaries(st.sampled_from(["file_path", "path", "command", "absolute_path"]),
+                                          _FILE_ARG | st.sampled_from(["view", "create"]), max_size=3),
+                          st.sampled_from(["ok", "error", "none"])), max_size=8),
+       st.sampled_from(["claude-code", "codex", "openhands"]))
+def test_file_events_made_inline_are_those_of_tool_events(calls: list[tuple[str, dict[str, Any], str]],
+                                                          agent: str) -> None:
+    kinds = {"Read": "file_read", "read_file": "file_read", "Write": "file_write", "Edit": "file_edit",
+             "str_replace_editor": "file_edit"}
+    t = T(agent=agent).user("go")
+    for name, args, outcome in calls:
+        t.call(name, args=args, kind=kinds[name], error=outcome == "error", answered=outcome != "none")
+    tr = t.say("done").done()
+    fast, slow = _file_index_both_ways(tr)
+    assert fast == slow
+    assert len(fast.events) >= sum(1 for _, a, _ in calls if isinstance(a.get("file_path"), str) and a["file_path"])
+
+
+def test_the_failed_calls_read_inline_are_those_is_error_gives() -> None:
+    import attrs as _attrs
+
+    from agenteval_assert.checks._index import _failed_by_flags
+    from agenteval_assert.model import ToolResult
+
+    base = T().user("go").call("Bash", command="ls").say("done").done().all_tool_calls[0]
+    results = [None] + [ToolResult("x", is_error=e, exit_code=x) for e in (False, True) for x in (None, 0, 1, -2)]
+    calls = [_attrs.evolve(base, status=s, result=r) for s in _STATUSES for r in results]
+    assert any(c.is_error for c in calls) and not all(c.is_error for c in calls)
+    assert _failed_by_flags(calls) == tuple(c for c in calls if c.is_error)
+
+
+def test_the_failed_calls_read_inline_are_those_is_error_gives_on_the_corpus(corpus: Any) -> None:
+    from agenteval_assert.checks._index import _failed_by_flags
+
+    n = 0
+    for path, tr in _corpus_transcripts(corpus):
+        want = tuple(c for c in tr.all_tool_calls if c.is_error)
+        assert _failed_by_flags(tr.all_tool_calls) == want, path
+        n += len(want)
+    assert n > 5
+
+
+@pytest.mark.parametrize("args", [
+    {"file_path": "/x/skills/pdf/SKILL.md"}, {"path": "/x/skills/pdf/SKILL.md"},
+    {"file_path": None, "path": "/x/skills/pdf/SKILL.md"}, {"file_path": 1, "path": "skills/a/SKILL.md"},
+    {"file_path": "skills/a/SKILL.md", "path": "skills/b/SKILL.md"}, {}, {"path": None},
+])
+def test_skills_read_from_a_file_path_or_else_a_path_are_those_of_every_call(args: dict[str, Any]) -> None:
+    from agenteval_assert.checks._budgets import _skills
+
+    tr = T().user("go").call("Read", args=args).call("read_file", args=args).say("done").done()
+    assert _skills(tr) == _skills_of_every_call(tr)

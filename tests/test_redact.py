@@ -282,3 +282,31 @@ def test_the_screen_on_folding_characters(text: str) -> None:
     from agenteval_assert._redact import _MAYBE, _maybe
 
     assert _maybe(text) == (_MAYBE.search(text) is not None)
+
+
+@given(st.lists(st.sampled_from([
+    "export OPENAI_API_KEY=abcdefgh12345678", "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345",
+    "password: hunter2hunter2", "key: nothing here", "token", "plain text",
+    "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----",
+]) | st.text(alphabet="keytoAPI_=: sbearBEGIN-0123456789abcdef", max_size=50), max_size=8))
+def test_a_text_redacted_again_gets_what_the_rules_give_it(texts: list[str]) -> None:
+    """Redactions are kept for the last texts shown (``_apply_rules_memo``): a text shown
+    again, or shown after others, gets exactly what the rules give it."""
+    from agenteval_assert._redact import _apply_rules, _maybe
+
+    for text in texts + texts[::-1] + ["".join(texts)]:
+        want = _apply_rules(text) if text and _maybe(text) else (text, 0)
+        assert redact_count(text, enabled=True) == want
+        assert redact_count(str(text), enabled=True) == want  # again: from the memo
+
+
+def test_a_long_text_is_redacted_without_being_kept() -> None:
+    from agenteval_assert import _redact
+
+    _redact._apply_rules_memo.cache_clear()
+    text = "x" * _redact._MEMO_CHARS + " export OPENAI_API_KEY=abcdefgh12345678"
+    assert redact_count(text, enabled=True) == _redact._apply_rules(text)
+    assert _redact._apply_rules_memo.cache_info().currsize == 0
+    short = "export OPENAI_API_KEY=abcdefgh12345678"
+    assert redact_count(short, enabled=True) == redact_count(short, enabled=True) == _redact._apply_rules(short)
+    assert _redact._apply_rules_memo.cache_info().hits == 1

@@ -191,11 +191,17 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
             named_in(text, c)
     for c in ix.of_kind("file_read", True):
         if c.index not in tools:
-            p = c.arguments.get("file_path", c.arguments.get("path"))
+            args = c.arguments
+            p = args.get("file_path", _MISSING)
+            if p is _MISSING:  # args.get("file_path", args.get("path")), the second look-up only when needed
+                p = args.get("path")
             if isinstance(p, str):
                 named_in(p, c)
     out.sort(key=lambda sc: _step(sc[1]))
     return out
+
+
+_MISSING = object()
 
 
 def _step(s: ToolCall | Message) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 from .._unrecorded import asks_unrecorded, outcome_unknown
 from ..exceptions import UsageError
-from ..matchers import ArgsMode, Call, Override, ToolSpec, as_call, values_match
+from ..matchers import ArgsMode, Call, Matcher, Override, ToolSpec, as_call, values_match
 from ..model import ToolCall, Transcript
 from ..results import CheckResult
 from ._common import (
@@ -136,7 +136,11 @@ def check_tool_called(
         # a name and an output: each call of the name's index entry whose output fits, as
         # matches_call decides it (a call without a result never fits, nor counts as unrecorded)
         out = spec.output
-        matched = tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
+        if isinstance(out, Matcher):  # what values_match does with a matcher, called directly
+            fits = out.matches
+            matched = tuple(c for c in cands if c.result is not None and fits(c.result.text))
+        else:
+            matched = tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
     else:
         by_args = None if asks else _fits_by_args(spec, mode, overrides)
         if by_args is not None:

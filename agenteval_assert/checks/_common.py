@@ -555,6 +555,8 @@ def _fits_by_args(spec: Call, mode: str, overrides: Mapping[str, Override] | Non
             or any(getattr(spec, f) is not None for f in _OTHER_FIELDS)):
         return None
     keys = tuple(spec.args)
+    if len(keys) == 1:
+        return _fits_by_arg(spec, keys[0], mode)
     seen: dict[tuple[object, ...], bool] = {}
 
     def fits(c: ToolCall) -> bool:
@@ -566,6 +568,25 @@ def _fits_by_args(spec: Call, mode: str, overrides: Mapping[str, Override] | Non
         got = seen.get(key)
         if got is None:
             got = seen[key] = spec.matches_call(c, mode=mode, overrides=overrides)
+        return got
+
+    return fits
+
+
+def _fits_by_arg(spec: Call, key: str, mode: str) -> Callable[[ToolCall], bool]:
+    """``_fits_by_args`` of a spec that names one argument: the same memo, keyed by the value
+    itself (not a tuple of one), read without a loop (``Read`` with ``file_path=...`` looks at
+    thousands of calls)."""
+    seen: dict[object, bool] = {}
+    matches_call = spec.matches_call
+
+    def fits(c: ToolCall) -> bool:
+        v = c.arguments.get(key, _NO_ARG)
+        if type(v) is not str and v is not _NO_ARG:
+            return matches_call(c, mode=mode, overrides=None)
+        got = seen.get(v)
+        if got is None:
+            got = seen[v] = matches_call(c, mode=mode, overrides=None)
         return got
 
     return fits
@@ -633,6 +654,8 @@ def _recoveries(
         return found
     wkey = tuple([f.index for f in failed]) if walks is not None else ()
     cands = walks.get(wkey) if walks is not None else None
+    if cands is None and walks:
+        cands = _wider_walk(walks, waiting)
     if cands is None:
         cands = _retry_candidates(failed, pool, waiting, positions)
         if walks is not None:
@@ -646,6 +669,18 @@ def _recoveries(
         if succeeded(d):
             next_ok[key] = d
     return found
+
+
+def _wider_walk(walks: dict[tuple[int, ...], list[ToolCall]], waiting: set[int]) -> list[ToolCall] | None:
+    """The candidates kept for a set of failed calls that holds every call of *waiting*, if
+    any: they serve for *waiting* too. They hold every call that may have the arguments of one
+    of *waiting* (in pool order), and the others are keyed for nothing: a call whose
+    arguments are no failed call's of *waiting* never gives a retry to one of them, nor takes
+    the place of one (``_recoveries`` looks up the next success by tool and arguments)."""
+    for done, cands in walks.items():
+        if len(done) >= len(waiting) and waiting.issubset(done):
+            return cands
+    return None
 
 
 def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], waiting: set[int],
@@ -675,8 +710,12 @@ def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiti
     every call at *where*, or the set of the failed tools (the calls of other tools are
     skipped)."""
     # a tool whose failed calls have one set of text arguments: ``_probed`` inline for the
-    # calls whose values there are all text (the others go through ``_probed``)
-    single = {n: next(iter(bk.items())) for n, bk in probes.items() if bk is not None and len(bk) == 1}
+    # calls whose values there are all text (the others go through ``_probed``). First the
+    # first of those arguments alone: a call whose value there is a text that no failed call
+    # has there has other arguments than each of them (what the whole test finds, for a
+    # fraction of its cost, on most calls)
+    single = {n: (*kv, kv[0][0], {v[0] for v in kv[1]})
+              for n, kv in ((n, next(iter(bk.items()))) for n, bk in probes.items() if bk is not None and len(bk) == 1)}
     only_text = _ONLY_TEXT.issuperset
     mixed = isinstance(name, set)
     tool = "" if isinstance(name, set) else name
@@ -693,7 +732,11 @@ def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiti
             by_keys = probes.get(tool)
         if d.index not in waiting:
             if one is not None:
-                have = tuple(map(d.arguments.get, one[0]))
+                args = d.arguments
+                first = args.get(one[2])
+                if type(first) is str and first not in one[3]:
+                    continue  # another text there: not these arguments
+                have = tuple(map(args.get, one[0]))
                 if only_text(map(type, have)):
                     if have not in one[1]:
                         continue  # other texts: not these arguments

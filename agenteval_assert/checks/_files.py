@@ -110,16 +110,20 @@ _GLOB = frozenset("*?[")
 
 
 def _tool_outcome(c: ToolCall) -> bool | None:
-    """Whether the call succeeded: ``None`` when the log does not tell."""
-    if c.status == "declined":
+    """Whether the call succeeded: ``None`` when the log does not tell (a declined call never
+    ran; no result: its status says; an ``unrecorded`` outcome: not told; else not
+    ``c.is_error``, read inline: the file index asks it of every file and shell call)."""
+    status = c.status
+    if status == "declined":
         return False  # never ran
-    if c.result is None:
-        if c.status == "completed":
+    r = c.result
+    if r is None:
+        if status == "completed":
             return True
-        return False if c.status in ("failed", "interrupted") else None
-    if not c.outcome_recorded:
+        return False if status in ("failed", "interrupted") else None
+    if status == "unrecorded":  # not c.outcome_recorded
         return None
-    return not c.is_error
+    return not (status == "failed" or r.is_error or r.exit_code not in (None, 0))
 
 
 def _shell_outcome(c: ToolCall, ok_means_done: bool, failure_means_not_done: bool) -> bool | None:
@@ -180,15 +184,21 @@ class _FileIndex:
 _TOOL_OPS: dict[str, Literal["read", "write", "edit", "delete"]] = {"file_read": "read", "file_write": "write"}
 
 
+_PATH_KEYS = ("file_path", "absolute_path", "path", "notebook_path", "filePath", "target_file")
+
+
 def _tool_events(c: ToolCall) -> list[FileEvent]:
     args = c.arguments
     ok = _tool_outcome(c)
     out: list[FileEvent] = []
     op = _TOOL_OPS.get(c.kind, "edit")
     command = args.get("command")
-    if isinstance(command, str) and command in _EDITOR_OPS and isinstance(args.get("path"), str):
+    if command is not None and isinstance(command, str) and command in _EDITOR_OPS and isinstance(args.get("path"), str):
         return [_event(_EDITOR_OPS[command], args["path"], c, ok, "tool", None, False, False)]
-    for key in ("file_path", "absolute_path", "path", "notebook_path", "filePath", "target_file"):
+    path = args.get("file_path")  # the first of _PATH_KEYS, the one most file tools name
+    if isinstance(path, str) and path:
+        return [_event(op, path, c, ok, "tool", None, False, False)]
+    for key in _PATH_KEYS:
         path = args.get(key)
         if isinstance(path, str) and path:
             return [_event(op, path, c, ok, "tool", None, False, False)]
@@ -389,6 +399,11 @@ def _rebased(home: ShellFileEffects, start: Folder) -> ShellFileEffects:
     return ShellFileEffects(effects, home.unknown_writes, start.path, None)
 
 
+#: The file index makes the one event of a file call that names its ``file_path`` (and no
+#: editor ``command``) inline, not through ``_tool_events`` (the tests turn it off to compare).
+_FAST_TOOL_EVENTS = True
+
+
 def _build_file_index(t: Transcript) -> _FileIndex:
     from .._shell_files import line_effects
 
@@ -396,7 +411,9 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     unknown: list[_Unknown] = []
     ix = _index(t)
     folders = _Folders(t)
-    elsewhere: dict[tuple[str, Folder], ShellFileEffects] = {}  # effects of a text from another folder
+    # effects of a text from another folder, by the text and the folder's fields (a tuple of
+    # strings hashes and compares without the Folder's methods: most calls start elsewhere)
+    elsewhere: dict[tuple[str, str, str | None], ShellFileEffects] = {}
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
@@ -404,10 +421,19 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     # computed on every read: the index reads it once per call, for every check)
     shells, texts = ix.shell_calls(True), ix.shell_texts(True)
     k, n_shells = 0, len(shells)
+    fast = _FAST_TOOL_EVENTS
     for c in ix.all_calls:
         kind = c.kind
         if kind == "file_read" or kind == "file_write" or kind == "file_edit":
-            events.extend(_tool_events(c))
+            args = c.arguments
+            path = args.get("file_path")
+            if fast and type(path) is str and path and "command" not in args:
+                # what _tool_events gives a call that names its file as most file tools do
+                # (``file_path``, no editor ``command``), made inline: one event
+                events.append(_event(_TOOL_OPS.get(kind, "edit"), path, c, _tool_outcome(c), "tool", None, False,
+                                     False))
+            else:
+                events.extend(_tool_events(c))
         elif kind == "shell" and k < n_shells and shells[k] is c:
             text = texts[k]
             k += 1
@@ -417,10 +443,10 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             start = folders.start(c, mode)
             found: ShellFileEffects | None = None
             if "*** Begin Patch" not in text:
-                if start == folders.home:
+                if start is folders.home or (start.path == "" and start.why is None):  # start == Folder()
                     found = ix.file_effects(text)  # never raises: a best effort; once per text
                 else:
-                    found = elsewhere.get((text, start))
+                    found = elsewhere.get((text, start.path, start.why))
                     if found is None:
                         script = ix.script(text)
                         if start.why is None and not _moves(script, stays):
@@ -430,7 +456,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                             if start.why is None and (same := leaves.get(id(script))) is None:
                                 same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
                             found = ix.file_effects(text) if same else line_effects(script, start)
-                        elsewhere[text, start] = found
+                        elsewhere[text, start.path, start.why] = found
                 folders.after(c, start, found, mode)
             ev, un = _shell_events(c, text, found, start, folders.home, forms)
             events.extend(ev)

@@ -48,16 +48,13 @@ def _frozen(v: object) -> object:
         for k, x in v.items():  # type: ignore[attr-defined]
             if type(k) is not str:
                 raise _NotJson  # JSON writes other keys as text ({1: x} is {"1": x})
-            items.append((k, _frozen(x)))
-        items.sort(key=_first)
+            items.append((k, x if type(x) is str else _frozen(x)))  # a text is its own key
+        # by key: the keys of a dict are distinct, so comparing the pairs never reaches a value
+        items.sort()
         return ("{", tuple(items))
     if t is list or t is tuple:
         return ("[", tuple([_frozen(x) for x in v]))  # type: ignore[attr-defined]
     raise _NotJson
-
-
-def _first(kv: tuple[str, object]) -> str:
-    return kv[0]
 
 
 def args_key(arguments: Mapping[str, object]) -> object:
@@ -108,6 +105,21 @@ def _aliases(calls: Sequence[ToolCall]) -> _Aliases:
     for alias, where in pos.items():
         by[alias] = (calls[where[0]],) if len(where) == 1 else operator.itemgetter(*where)(calls)
     return by, pos, names
+
+
+def _failed_by_flags(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+    """``tuple(c for c in calls if c.is_error)``, the property read inline (one pass over every
+    call of a long transcript: a property call per call is a good part of it)."""
+    out: list[ToolCall] = []
+    for c in calls:
+        status = c.status
+        if status == "failed" or status == "declined":
+            out.append(c)
+            continue
+        r = c.result
+        if r is not None and (r.is_error or r.exit_code not in (None, 0)):
+            out.append(c)
+    return tuple(out)
 
 
 class CallIndex:
@@ -220,7 +232,7 @@ class CallIndex:
         """The pool's calls that failed (``ToolCall.is_error``), in order."""
         got = self._errors.get(include_subagents)
         if got is None:
-            got = self._errors[include_subagents] = tuple(c for c in self.pool(include_subagents) if c.is_error)
+            got = self._errors[include_subagents] = _failed_by_flags(self.pool(include_subagents))
         return got
 
     def _shell(self, include_subagents: bool) -> None:
@@ -311,7 +323,7 @@ class CallIndex:
         """For ``_common._recoveries`` over the whole pool: by the indexes of a set of failed
         calls, the pool's calls that may be their retries (the walk's candidates do not depend on
         what counts as a success, so checks that look for the retries of the same failures share
-        them)."""
+        them; those of a set serve any subset of it too: ``_common._wider_walk``)."""
         got = self._retry_walks.get(include_subagents)
         if got is None:
             got = self._retry_walks[include_subagents] = {}

@@ -143,6 +143,12 @@ def _scan_texts(texts: list[str]) -> Iterable[int]:
         else:
             parts += (x[:w], "\x01", x[-w:])
         parts.append("\x00")
+    return _scan_parts(parts, texts)
+
+
+def _scan_parts(parts: list[str], texts: list[str]) -> Iterable[int]:
+    """``_scan_texts(texts)``, from *parts*: each text of *texts* (or its two windows with
+    ``\x01`` between them, when it is longer than both), each followed by ``\x00``."""
     joined = "".join(parts[:-1])
     low = b""
     if not any(ch in joined for ch in _LOWER_TO_ASCII):
@@ -174,22 +180,31 @@ def _default_failed(calls: Sequence[ToolCall]) -> bytearray:
     and statuses of each call, and the batched failure-word scan (``_scan_texts``) of the
     outputs of the others, in one pass over the calls."""
     out = bytearray(len(calls))
+    w = _FAILURE_WINDOW
     for lo in range(0, len(calls), _SCAN_BATCH):
         batch = calls[lo:lo + _SCAN_BATCH]
         texts: list[str] = []
+        parts: list[str] = []  # what _scan_texts makes of texts, made in the same pass
         for i, c in enumerate(batch, lo):
             r = c.result
             status = c.status
             if r is None:
                 out[i] = status == "failed" or status == "declined"
                 texts.append("")
+                parts.append("\x00")
             elif (status == "failed" or status == "declined" or status == "interrupted" or r.is_error
                   or r.exit_code not in (None, 0)):
                 out[i] = 1
                 texts.append("")  # failed whatever its output says: not scanned
+                parts.append("\x00")
             else:
-                texts.append(r.text)
-        for k in _scan_texts(texts):
+                x = r.text
+                texts.append(x)
+                if len(x) <= 2 * w:
+                    parts += (x, "\x00")
+                else:
+                    parts += (x[:w], "\x01", x[-w:], "\x00")
+        for k in _scan_parts(parts, texts):
             if _default_failure_output(batch[k]):
                 out[lo + k] = 1
     return out

@@ -48,6 +48,8 @@ class _Budget:
         return self.base + self.chars / PATTERN_CHARS_PER_SECOND - self.spent
 
 
+_clock = time.perf_counter
+
 _budget: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("agenteval_pattern_budget", default=None)
 
 
@@ -128,11 +130,11 @@ class Matches(Matcher):
         timeout = self.timeout
         if budget is not None:
             budget.chars += len(text)
-            left = budget.remaining()
+            left = budget.base + budget.chars / PATTERN_CHARS_PER_SECOND - budget.spent  # budget.remaining()
             if left <= 0:
                 raise self._out_of_budget(budget)
             timeout = min(timeout, left)
-        start = time.perf_counter()
+        start = _clock()
         try:
             if self.full:
                 found: regex.Match[str] | None = self._re.fullmatch(text, timeout=timeout)
@@ -147,7 +149,7 @@ class Matches(Matcher):
             ) from None
         finally:
             if budget is not None:
-                budget.spent += time.perf_counter() - start
+                budget.spent += _clock() - start
 
     def _out_of_budget(self, budget: _Budget) -> RegexTimeoutError:
         return RegexTimeoutError(
