@@ -66,17 +66,26 @@ def _errors(calls: Sequence[ToolCall]) -> int | None:
     """How many *calls* ended in an error; ``None`` (unknown) when the log does not record the
     outcome of one of them (Aider, SWE-agent, the OpenAI APIs' tool results): never a 0 that
     only means "not recorded"."""
-    n = 0
+    return _tally(calls)[0]
+
+
+def _tally(calls: Sequence[ToolCall]) -> tuple[int | None, int, int]:
+    """``_errors(calls)``, how many *calls* have no recorded outcome, and how many are
+    unanswered: one pass over the calls (a long log has hundreds of thousands)."""
+    errors = unrecorded = unanswered = 0
     for c in calls:
-        if not c.outcome_recorded:
-            return None
-        n += c.is_error
-    return n
+        if c.outcome_recorded:
+            errors += c.is_error
+        else:
+            unrecorded += 1
+        unanswered += c.unanswered
+    return (None if unrecorded else errors), unrecorded, unanswered
 
 
 def summary_dict(t: Transcript) -> dict[str, Any]:
     """The ``summary --json`` document (fields defined in ``docs/cli.md``)."""
     main_calls = t.tool_calls
+    main_errors, unrecorded, unanswered = _tally(main_calls)
     h = t.health
     doc: dict[str, Any] = {
         "path": t.path,
@@ -86,10 +95,10 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "session_id": t.session_id,
         "tool_calls": len(main_calls),
         "subagent_tool_calls": len(t.subagent_tool_calls),
-        "tool_errors": _errors(main_calls),
+        "tool_errors": main_errors,
         "subagent_tool_errors": _errors(t.subagent_tool_calls),
-        "unrecorded_outcomes": sum(1 for c in main_calls if not c.outcome_recorded),
-        "unanswered_calls": sum(1 for c in main_calls if c.unanswered),
+        "unrecorded_outcomes": unrecorded,
+        "unanswered_calls": unanswered,
         "tools": dict(t.tool_names),
         "final_response": t.final_response,
         "final_answer": t.final_answer,
