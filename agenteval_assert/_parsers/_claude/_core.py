@@ -163,6 +163,15 @@ class _Claude:
 
     # -- assistant ----------------------------------------------------------------------------
 
+    def _final_text(self, key: str, text: str) -> None:
+        """A main-agent text of the API message *key*: the final response is the texts of the
+        last API message that has any."""
+        if key == self.final_key:
+            self.final_parts.append(text)
+        else:
+            self.final_key = key
+            self.final_parts = [text]
+
     def assistant(
         self,
         line: int,
@@ -238,12 +247,7 @@ class _Claude:
                     if type(text) is str and text and not text.isspace():  # text.strip(), without a copy
                         b.message("assistant", text, line, agent_id=agent_id)
                         if agent_id is None:
-                            key = mid or f"#line{line}"
-                            if key == self.final_key:
-                                self.final_parts.append(text)
-                            else:
-                                self.final_key = key
-                                self.final_parts = [text]
+                            self._final_text(mid or f"#line{line}", text)
                         return
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
@@ -276,12 +280,7 @@ class _Claude:
                 else:
                     b.message("assistant", text, line, agent_id=agent_id)
                     if agent_id is None:
-                        key = mid or f"#line{line}"
-                        if key == self.final_key:
-                            self.final_parts.append(text)
-                        else:
-                            self.final_key = key
-                            self.final_parts = [text]
+                        self._final_text(mid or f"#line{line}", text)
             elif bt == "thinking":
                 text = block.get("thinking")
                 if isinstance(text, str) and text:
