@@ -221,6 +221,68 @@ def test_the_chunked_search_finds_the_first_hit_of_the_whole_file(data: bytes, n
         os.unlink(path)
 
 
+_BYTES = st.lists(st.sampled_from([b"a", b"b", b"ab", b"ba", b"\n", b"c", b"aab"]), max_size=40).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_BYTES, st.binary(max_size=6), st.integers(0, 50), st.sampled_from([b"a", b"ab", b"ba", b"aab", b"bab", b"abc"]),
+       st.data(), st.integers(1, 3))
+@example(b"xab", b"", 3, b"ab", None, 1)  # a hit that ends where the chunk ends
+@example(b"bab", b"", 3, b"ab", None, 1)  # the rare byte before its offset in the needle
+def test_the_rare_byte_search_is_bytearray_find(data: bytes, stale: bytes, end: int, needle: bytes,
+                                                 pick: Any, budget: int) -> None:
+    from agenteval_assert.checks import _outputs
+
+    buf = bytearray(data + stale)  # what lies past *end* is left from an earlier chunk
+    end = min(end, len(data))
+    at = len(needle) - 1 if pick is None else pick.draw(st.integers(0, len(needle) - 1))
+    rare = needle[at:at + 1]
+    at = needle.rindex(rare)
+    saved = _outputs._BUDGET
+    _outputs._BUDGET = budget  # give up after a place or two, or never (end // budget places)
+    try:
+        got, _ = _outputs._find_from(buf, end, needle, rare, at)
+    finally:
+        _outputs._BUDGET = saved
+    assert got == buf.find(needle, 0, end)
+
+
+def test_the_rarest_byte_is_the_one_least_seen_and_its_last_place() -> None:
+    from agenteval_assert.checks import _outputs
+
+    sample = b"a" * 5000 + b"b" * 3 + b"c"
+    assert _outputs._rarest(b"abca", sample) == (b"c", 2)
+    assert _outputs._rarest(b"abab", sample) == (b"b", 3)
+    assert _outputs._rarest(b"aa", sample) is None  # common: the plain search
+    assert _outputs._rarest(b"c", sample) is None  # one byte: the plain search is memchr already
+    assert _outputs._rarest(b"xy", sample) == (b"x", 0)  # in neither: the first
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BYTES, st.sampled_from([b"a", b"ab", b"abc", b"bab", b"\nab", b"aab", b"ba"]), st.integers(1, 9),
+       st.integers(1, 3), st.integers(1, 8))
+def test_the_chunked_search_by_a_rare_byte_finds_the_first_hit_of_the_whole_file(
+        data: bytes, needle: bytes, chunk: int, budget: int, sample: int) -> None:
+    import os
+    import tempfile
+
+    from agenteval_assert.checks import _outputs
+
+    fd, path = tempfile.mkstemp()
+    try:
+        os.write(fd, data)
+        os.close(fd)
+        saved = _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE
+        # every byte counts as rare, a sample of a few bytes, give up after a place or two
+        _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE = chunk, 0, budget, sample
+        try:
+            assert _outputs._first_offset(path, needle) == data.find(needle)
+        finally:
+            _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE = saved
+    finally:
+        os.unlink(path)
+
+
 def _recoveries_of_every_call(failed: Any, pool: Any, *, same_args: bool = True, ok: Any = None) -> dict[int, Any]:
     """``_common._recoveries`` as it was: every call of a failed tool keyed, no probe."""
     succeeded = ok or (lambda d: d.result is not None and not d.is_error and d.outcome_recorded)

@@ -153,6 +153,57 @@ def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tu
 
 #: Bytes read at a time by ``_first_offset``: small enough to stay in the processor's cache.
 _CHUNK = 1 << 20
+#: Bytes of the first chunk in which ``_first_offset`` counts each byte of the needle, to pick
+#: the rarest one (``_rarest``), when the needle is not in that chunk.
+_SAMPLE = 1 << 15
+#: A needle byte seen more often than once in this many bytes of the sample is no shortcut (each
+#: place costs a test in Python): the plain search is used.
+_RARE = 1024
+#: Places of the rare byte tested per chunk before ``_find_from`` gives the rest of the chunk,
+#: and the later chunks, to the plain search (one in this many bytes of the chunk): bounds the
+#: cost where the byte is common after all.
+_BUDGET = 1024
+
+
+def _rarest(needle: bytes, sample: bytes | bytearray) -> tuple[bytes, int] | None:
+    """The byte of *needle* least often seen in *sample* (the first of them when several are
+    as rare) and its offset in *needle* (its last place there), or ``None`` when every byte of
+    it is common there (or the needle is shorter than two bytes): then the plain search."""
+    if len(needle) < 2:
+        return None
+    best: tuple[int, int] | None = None  # (count, byte)
+    for b in dict.fromkeys(needle):  # each distinct byte once, in the needle's order
+        n = sample.count(b)
+        if best is None or n < best[0]:
+            best = (n, b)
+    assert best is not None
+    if best[0] * _RARE > len(sample):
+        return None
+    rare = bytes((best[1],))
+    return rare, needle.rindex(rare)
+
+
+def _find_from(buf: bytearray, end: int, needle: bytes, rare: bytes, at: int) -> tuple[int, bool]:
+    """``(buf.find(needle, 0, end), gave_up)``, by the places of the byte *rare*
+    (``needle[at]``): each is found with a one-byte search (``memchr``, several times faster
+    than a substring search) and tested for the needle around it; after ``end // _BUDGET``
+    places that were no hit, the rest of the chunk goes to the plain search (*gave_up*: the
+    byte is not rare here). ``tests/test_checks_index.py`` compares it with
+    ``bytearray.find``."""
+    m = len(needle)
+    budget = end // _BUDGET
+    p = buf.find(rare, at, end)  # a place before *at* would start the needle before the chunk
+    while p >= 0:
+        s = p - at
+        if s + m > end:
+            return -1, False  # no room for the needle here, nor later in the chunk
+        if buf.startswith(needle, s):
+            return s, False
+        budget -= 1
+        if budget < 0:
+            return buf.find(needle, s + 1, end), True
+        p = buf.find(rare, p + 1, end)
+    return -1, False
 
 
 def _first_offset(path: str, needle: bytes) -> int:
@@ -160,19 +211,29 @@ def _first_offset(path: str, needle: bytes) -> int:
     buffer: the common answer, no hit in 100 MB, costs the copy from the page cache and the
     search of a buffer that stays in the cache, about half of searching the mapped file (whose
     pages each fault on first touch). Consecutive chunks overlap by ``len(needle) - 1`` bytes,
-    so a hit across their border is found."""
+    so a hit across their border is found. After the first chunk, the search of a chunk
+    looks for the places of the needle's byte rarest in the file's first bytes (``_rarest``,
+    ``_find_from``), when it has a rare one."""
     keep = len(needle) - 1
     buf = bytearray(_CHUNK + keep)
     view = memoryview(buf)
     base = 0  # file offset of buf[0]
     have = 0  # bytes of buf kept from the previous chunk
+    rare: tuple[bytes, int] | None = None
     with open(path, "rb", buffering=0) as fh:
         while True:
             n = fh.readinto(view[have:])
             if not n:
                 return -1
             end = have + n
-            i = buf.find(needle, 0, end)
+            if rare is None:
+                i = buf.find(needle, 0, end)
+                if i < 0 and base == 0 and have == 0:  # not in the first chunk: the rarest byte
+                    rare = _rarest(needle, buf[:min(end, _SAMPLE)])
+            else:
+                i, gave_up = _find_from(buf, end, needle, *rare)
+                if gave_up:
+                    rare = None  # common in this file after all: the plain search from now on
             if i >= 0:
                 return base + i
             if end <= keep:  # the whole file so far is shorter than the needle
