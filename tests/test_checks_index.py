@@ -877,3 +877,57 @@ def test_skills_read_from_a_file_path_or_else_a_path_are_those_of_every_call(arg
 
     tr = T().user("go").call("Read", args=args).call("read_file", args=args).say("done").done()
     assert _skills(tr) == _skills_of_every_call(tr)
+
+
+def _step_facts_long_way(tr: Transcript) -> tuple[int, int, tuple[Any, ...]]:
+    """What ``CallIndex.step_facts`` replaces: ``action_count`` both ways without the builder's
+    count, and the messages with a skill as ``_skills`` listed them."""
+    from agenteval_assert.model import _ACTION_COUNT, Message
+
+    saved = tr._derived.pop(_ACTION_COUNT, None)
+    try:
+        n, main = tr.action_count(), tr.action_count(include_subagents=False)
+    finally:
+        if saved is not None:
+            tr._derived[_ACTION_COUNT] = saved
+    return n, main, tuple(s for s in tr.steps if isinstance(s, Message) and s.skill is not None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["user", "assistant", "think", "call"]), st.none() | st.just("sub"),
+                          st.none() | st.sampled_from(["pdf", "plug:storybook"]), st.booleans()), max_size=12))
+def test_one_pass_over_the_steps_counts_the_actions_and_finds_the_skills_as_before(
+        steps: list[tuple[str, str | None, str | None, bool]]) -> None:
+    from agenteval_assert.checks._budgets import _action_count, _skills
+
+    t = T()
+    for kind, agent, skill, meta in steps:
+        if kind == "call":
+            t.call("Bash", command="ls", agent=agent)
+        elif kind == "think":
+            t.b.thinking("hmm", t._next(), agent_id=agent)
+        else:
+            t.b.message(kind, "text", t._next(), agent_id=agent, meta=meta, skill=skill)  # type: ignore[arg-type]
+    tr = t.say("done").done()
+    assert _index(tr).step_facts() == _step_facts_long_way(tr)
+    for include in (True, False):
+        assert _action_count(tr, include) == tr.action_count(include_subagents=include)
+    tr._derived.clear()  # without the builder's count (and a fresh index)
+    for include in (True, False):
+        assert _action_count(tr, include) == _step_facts_long_way(tr)[0 if include else 1]
+    assert _skills(tr) == [(m.skill, m) for m in _step_facts_long_way(tr)[2]]  # no call names a skill here
+
+
+def test_one_pass_over_the_steps_is_the_long_way_on_the_corpus(corpus: Any) -> None:
+    n = 0
+    for path, tr in _corpus_transcripts(corpus):
+        tr._derived.clear()
+        assert _index(tr).step_facts() == _step_facts_long_way(tr), path
+        r1 = c.check_budget(tr, max_steps=10)
+        tr._derived.clear()
+        r2 = c.check_skill_invoked(tr, "storybook")
+        r3 = c.check_budget(tr, max_steps=10)  # the pass made by skill_invoked
+        assert r1 == r3 and r1.render() == r3.render(), path
+        assert r2.status is not None
+        n += 1
+    assert n > 10

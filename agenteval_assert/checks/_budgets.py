@@ -6,7 +6,7 @@ import regex
 
 from ..exceptions import UsageError
 from ..matchers import Matcher, values_match
-from ..model import Message, ToolCall, Transcript
+from ..model import _ACTION_COUNT, Message, ToolCall, Transcript
 from ..results import CheckResult, Evidence, Status, short_repr
 from ._common import (
     _echo,
@@ -65,7 +65,7 @@ def check_budget(
     u = t.usage_total if include_subagents else t.usage
     basis = _basis(t, include_subagents)
     actual: dict[str, float | None] = {
-        "steps": t.action_count(include_subagents=include_subagents), "tool calls": len(_pool(t, include_subagents)), "tokens": u.total_tokens,
+        "steps": _action_count(t, include_subagents), "tool calls": len(_pool(t, include_subagents)), "tokens": u.total_tokens,
         "input tokens": u.input_tokens, "output tokens": u.output_tokens, "cost": u.cost_usd,
     }
     echo = _echo("budget", **{f"max_{k.replace(' ', '_')}{'_usd' if k == 'cost' else ''}": v for k, v in limits.items()})
@@ -117,6 +117,15 @@ def check_budget(
                      found=", ".join(within), check=echo, notes=notes)
 
 
+def _action_count(t: Transcript, include_subagents: bool) -> int:
+    """``t.action_count(include_subagents=...)``: the builder's count when it kept one (no pass),
+    else the index's pass over the steps, which ``check_skill_invoked`` shares."""
+    if include_subagents and _ACTION_COUNT in t._derived:
+        return t.action_count()
+    n, main, _ = _index(t).step_facts()
+    return n if include_subagents else main
+
+
 def _usd(value: float) -> str:
     """``$1.00``, ``$0.50``; more digits when cents would hide a difference (``$1.004``, ``$0.0042``)."""
     cents = value * 100
@@ -166,9 +175,9 @@ _SKILL_PATH = regex.compile(r"skills/([^/\s'\"]+)/SKILL\.md")
 def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
     """Every skill invocation, in file order: a skill tool call, a read of a ``SKILL.md``, or a
     skill invoked without a call (a Claude Code slash command: ``Message.skill``)."""
-    out: list[tuple[str, ToolCall | Message]] = [
-        (s.skill, s) for s in t.steps if isinstance(s, Message) and s.skill is not None]
     ix = _index(t)
+    out: list[tuple[str, ToolCall | Message]] = [
+        (s.skill, s) for s in ix.step_facts()[2] if s.skill is not None]  # every Message with a skill
     # the calls that can name a skill, from the shared index (not every call); the order they
     # are met in does not matter: the list is sorted by step (one step per call) at the end
     tools = {c.index: c for c in ix.of_kind("skill", True)}

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..matchers import call_aliases, canonical_json
-from ..model import ToolCall, Transcript
+from ..model import Message, Thinking, ToolCall, Transcript
 from ..results import Evidence
 
 if TYPE_CHECKING:
@@ -143,6 +143,8 @@ class CallIndex:
         "_scripts",
         "_shell_calls",
         "_shell_texts",
+        "_step_facts",
+        "_steps",
         "_unreadable",
         "all_calls",
         "args_keys",
@@ -166,6 +168,38 @@ class CallIndex:
         self._failure_flags: bytearray | None = None
         self._retry_walks: dict[bool, dict[tuple[int, ...], list[ToolCall]]] = {}
         self._unreadable: tuple[ToolCall, ...] | None = None
+        self._steps = t.steps  # the transcript's own tuple (no copy)
+        self._step_facts: tuple[int, int, tuple[Message, ...]] | None = None
+
+    # -- steps ---------------------------------------------------------------------------------
+
+    def step_facts(self) -> tuple[int, int, tuple[Message, ...]]:
+        """``(actions, main_actions, skilled)`` from one pass over the steps: the agent's actions
+        (``Transcript.action_count()``, and with ``include_subagents=False``), and the messages
+        that invoked a skill (``Message.skill``), in order. ``check_budget`` (when the builder's
+        count is not there) and ``check_skill_invoked`` share it: each walked every step."""
+        got = self._step_facts
+        if got is None:
+            n = main = 0
+            skilled: list[Message] = []
+            for s in self._steps:
+                cls = type(s)  # the model's own classes first, as action_count does
+                if cls is ToolCall or cls is Thinking:
+                    act = True
+                elif cls is Message:
+                    act = s.role == "assistant"  # type: ignore[union-attr]  # a Message
+                    if s.skill is not None:  # type: ignore[union-attr]
+                        skilled.append(s)  # type: ignore[arg-type]
+                else:
+                    act = isinstance(s, (ToolCall, Thinking)) or (isinstance(s, Message) and s.role == "assistant")
+                    if isinstance(s, Message) and s.skill is not None:
+                        skilled.append(s)
+                if act:
+                    n += 1
+                    if s.agent_id is None:
+                        main += 1
+            got = self._step_facts = (n, main, tuple(skilled))
+        return got
 
     # -- calls by name -------------------------------------------------------------------------
 
