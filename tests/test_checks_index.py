@@ -229,6 +229,7 @@ _BYTES = st.lists(st.sampled_from([b"a", b"b", b"ab", b"ba", b"\n", b"c", b"aab"
        st.data(), st.integers(1, 3))
 @example(b"xab", b"", 3, b"ab", None, 1)  # a hit that ends where the chunk ends
 @example(b"bab", b"", 3, b"ab", None, 1)  # the rare byte before its offset in the needle
+@example(b"a" * 20 + b"ba", b"", 22, b"ba", None, 3)  # gives up after 7 places, the hit after them
 def test_the_rare_byte_search_is_bytearray_find(data: bytes, stale: bytes, end: int, needle: bytes,
                                                  pick: Any, budget: int) -> None:
     from agenteval_assert.checks import _outputs

@@ -190,20 +190,19 @@ def _find_from(buf: bytearray, end: int, needle: bytes, rare: bytes, at: int) ->
     places that were no hit, the rest of the chunk goes to the plain search (*gave_up*: the
     byte is not rare here). ``tests/test_checks_index.py`` compares it with
     ``bytearray.find``."""
-    m = len(needle)
-    budget = end // _BUDGET
+    last = end - len(needle) + at  # the last place with room for the needle after it
     p = buf.find(rare, at, end)  # a place before *at* would start the needle before the chunk
-    while p >= 0:
-        s = p - at
-        if s + m > end:
-            return -1, False  # no room for the needle here, nor later in the chunk
-        if buf.startswith(needle, s):
-            return s, False
-        budget -= 1
-        if budget < 0:
-            return buf.find(needle, s + 1, end), True
+    for _ in range(end // _BUDGET):
+        if p < 0 or p > last:
+            return -1, False
+        if buf.startswith(needle, p - at):
+            return p - at, False
         p = buf.find(rare, p + 1, end)
-    return -1, False
+    if p < 0 or p > last:
+        return -1, False
+    # every earlier start was tested at its place (a start whose byte *at* is no place of
+    # *rare* holds no needle): the plain search from this place's start
+    return buf.find(needle, p - at, end), True
 
 
 def _first_offset(path: str, needle: bytes) -> int:
