@@ -248,6 +248,7 @@ class _Folders:
         from .._shell_files import Folder
 
         self.home = Folder()  # the session's folder, the one relative paths already mean
+        self._folder = Folder  # made directly, not by attrs.evolve of home: the same object, a few times faster
         root = t.metadata.get("cwd")
         self.root = root.rstrip("/") if isinstance(root, str) and root.startswith("/") else None
         self.agent = t.agent
@@ -294,9 +295,10 @@ class _Folders:
         path = "" if found.cwd == self.root else found.cwd
         if path == start.path and found.cwd_unknown == start.why:
             return  # the folder it started in (``end == start``, without making ``end``)
-        end = attrs.evolve(self.home, path=path, why=found.cwd_unknown)
-        if end.why is not None and end.why != start.why:
-            end = attrs.evolve(end, why=f"{end.why}, in call #{c.index}")
+        why = found.cwd_unknown
+        if why is not None and why != start.why:
+            why = f"{why}, in call #{c.index}"
+        end = self._folder(path, why)  # attrs.evolve(self.home, path=path, why=why): home is Folder()
         outcome = _tool_outcome(c)
         if mode == "unknown":
             end = start.guess(f"call #{c.index} moved its shell, and {self.agent}'s shell may keep its folder")
