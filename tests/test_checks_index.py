@@ -383,7 +383,39 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
     assert _recoveries(fewer, pool) == expected_fewer
     if failed:
         assert walks[tuple(c.index for c in failed)] is walks[tuple(c.index for c in failed)]
-        assert all(d.name in {f.name for f in failed} for d in walks[tuple(c.index for c in failed)])
+        assert all(d.name in {f.name for f in failed} for d, _, _ in walks[tuple(c.index for c in failed)])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Bash", "Read"]),
+                          st.dictionaries(st.sampled_from(["command", "path", 1]), _ARG | st.sampled_from(["y", "z"]),
+                                          max_size=2),
+                          st.booleans(), st.booleans()), max_size=16),
+       st.booleans())
+@example([("Bash", {"command": "x"}, True, False), ("Bash", {"command": "x"}, True, True),
+          ("Bash", {"command": "x"}, False, True)], True)  # a failed call that is the retry of one before it
+def test_retries_by_groups_are_the_retries_of_every_call_whatever_fails_and_succeeds(
+        calls: list[tuple[str, dict[Any, Any], bool, bool]], positions: bool) -> None:
+    """``_recoveries``' forward walk by groups, for any set of failed calls and any idea of
+    success (a failed call may also count as a success, the retry of an earlier one), finds
+    what keying every call finds."""
+    from agenteval_assert.checks._common import _recoveries
+
+    t = T().user("go")
+    for name, args, _, _ in calls:
+        t.call(name, args=args)
+    tr = t.say("done").done()
+    pool = _transcript_calls(tr)
+    failed = [c for c, (_, _, fails, _) in zip(pool, calls, strict=True) if fails]
+    oks = {c.index for c, (_, _, _, ok) in zip(pool, calls, strict=True) if ok}
+    ok = lambda d: d.index in oks
+    try:
+        expected = _recoveries_of_every_call(failed, pool, ok=ok)
+    except TypeError:  # {1: x, "a": y}: canonical JSON cannot sort the keys; no key either
+        return
+    where = _index(tr).names(True) if positions else None
+    assert _recoveries(failed, pool, ok=ok, memo={}, walks={}, positions=where) == expected
+    assert _recoveries(failed, pool, ok=ok) == expected
 
 
 def test_retry_checks_of_one_transcript_share_one_walk_and_keep_their_verdicts() -> None:
@@ -697,9 +729,26 @@ def test_the_walk_by_positions_keeps_the_calls_the_pass_over_the_pool_keeps(
     failed = [c for c in pool if c.is_error]
     waiting = {c.index for c in failed}
     was = _walk_as_it_was(failed, pool, waiting)
-    got = _retry_candidates(failed, pool, waiting, ix.names(include))
-    assert _retry_candidates(failed, pool, waiting) == got
+    walked = _retry_candidates(failed, pool, waiting, ix.names(include))
+    assert _retry_candidates(failed, pool, waiting) == walked
+    got = [d for d, _, _ in walked]
+    assert [i for _, i, _ in walked] == [d.index for d in got]
     _assert_only_unneeded_calls_dropped(failed, was, got)
+    _assert_same_arguments_same_group(walked)
+
+
+def _assert_same_arguments_same_group(walked: list[Any]) -> None:
+    """What ``_recoveries`` rests on to pass over a candidate: two candidates of one tool with
+    the same arguments (``args_key``) are in the same group, or one of them is in none."""
+    for d, _, g in walked:
+        assert g[0] == d.name
+        for e, _, h in walked:
+            if d.name == e.name and g[1] is not None and h[1] is not None:
+                try:
+                    same = args_key(d.arguments) == args_key(e.arguments)
+                except TypeError:  # keys of mixed types: no key
+                    continue
+                assert not same or g == h, (d.arguments, e.arguments)
 
 
 def _assert_only_unneeded_calls_dropped(failed: Any, was: list[Any], got: list[Any]) -> None:
@@ -737,7 +786,7 @@ def test_the_first_text_argument_alone_drops_a_call_the_whole_test_keeps() -> No
     failed = [c for c in pool if c.is_error]
     waiting = {c.index for c in failed}
     was = _walk_as_it_was(failed, pool, waiting)
-    got = _retry_candidates(failed, pool, waiting, ix.names(True))
+    got = [d for d, _, _ in _retry_candidates(failed, pool, waiting, ix.names(True))]
     assert [d.index for d in was] == [0, 1, 2] and [d.index for d in got] == [0, 2]
     _assert_only_unneeded_calls_dropped(failed, was, got)
     assert _recoveries(failed, pool, positions=ix.names(True)) == _recoveries(failed, pool) == {0: pool[2]}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import operator
 import re
 import weakref
 from collections import Counter
@@ -44,7 +45,7 @@ from ..results import (
     short_repr,
 )
 from ..results import _plural as _plural  # noqa: PLC0414 - re-exported: the checks take it from here
-from ._index import CallIndex, args_key
+from ._index import CallIndex, _Cand, _Group, args_key
 
 
 class _CheckFailedToRun(Exception):
@@ -625,7 +626,7 @@ def _recoveries(
     same_args: bool = True,
     ok: Callable[[ToolCall], bool] | None = None,
     memo: dict[int, object] | None = None,
-    walks: dict[tuple[int, ...], list[ToolCall]] | None = None,
+    walks: dict[tuple[int, ...], list[_Cand]] | None = None,
     positions: Mapping[str, Sequence[int]] | None = None,
 ) -> dict[int, ToolCall]:
     """For each failed call (by ``index``), the first later successful call of the same tool
@@ -660,18 +661,38 @@ def _recoveries(
         cands = _retry_candidates(failed, pool, waiting, positions)
         if walks is not None:
             walks[wkey] = cands
+    # Forward, by group: a failed call waits under its key until a later call of that key
+    # succeeds (the first one is its retry). A candidate is looked at (success, key) only while
+    # a failed call of its group waits: a call of the same arguments is in the same group
+    # (``_kept``), so one that comes before any failure of its group, or after all of them are
+    # answered, retries none, and is passed over without reading it.
     known: dict[int, object] = memo if memo is not None else {}
-    for d in reversed(cands):
-        k = known.get(d.index)  # the index's memo, read inline: this loop sees every candidate
-        key = (d.name, k if k is not None else _args_key(d, memo))
-        if d.index in waiting and key in next_ok:
-            found[d.index] = next_ok[key]
+    pending: dict[tuple[str, object], list[tuple[ToolCall, _Group]]] = {}
+    open_groups: dict[_Group, int] = {}  # failed calls waiting, by group
+    open_tools: dict[str, int] = {}  # failed calls waiting, by tool (for the calls of no group)
+    for d, i, g in cands:
+        wait = i in waiting
+        if not wait and not (open_groups.get(g) if g[1] is not None else open_tools.get(g[0])):
+            continue
+        k = known.get(i)  # the index's memo, read inline
+        key = (g[0], k if k is not None else _args_key(d, memo))
         if succeeded(d):
-            next_ok[key] = d
+            answered = pending.pop(key, None)
+            if answered:
+                for f, fg in answered:
+                    found[f.index] = d
+                    open_groups[fg] -= 1
+                    open_tools[fg[0]] -= 1
+        if wait:
+            pending.setdefault(key, []).append((d, g))
+            open_groups[g] = open_groups.get(g, 0) + 1
+            open_tools[g[0]] = open_tools.get(g[0], 0) + 1
     return found
 
 
-def _wider_walk(walks: dict[tuple[int, ...], list[ToolCall]], waiting: set[int]) -> list[ToolCall] | None:
+
+
+def _wider_walk(walks: dict[tuple[int, ...], list[_Cand]], waiting: set[int]) -> list[_Cand] | None:
     """The candidates kept for a set of failed calls that holds every call of *waiting*, if
     any: they serve for *waiting* too. They hold every call that may have the arguments of one
     of *waiting* (in pool order), and the others are keyed for nothing: a call whose
@@ -684,9 +705,10 @@ def _wider_walk(walks: dict[tuple[int, ...], list[ToolCall]], waiting: set[int])
 
 
 def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], waiting: set[int],
-                      positions: Mapping[str, Sequence[int]] | None = None) -> list[ToolCall]:
-    """The calls of *pool* (in order) that ``_recoveries`` keys: the failed calls themselves,
-    and the calls of their tools that may have the arguments of one of them (``_probed``).
+                      positions: Mapping[str, Sequence[int]] | None = None) -> list[_Cand]:
+    """The calls of *pool* (in order) that ``_recoveries`` may key: the failed calls themselves,
+    and the calls of their tools that may have the arguments of one of them (``_probed``), each
+    with its index and its group (``_kept``).
 
     *positions*: where the calls of each tool name are in *pool*, ascending (the alias index's
     ``names``, when *pool* is the index's pool): only the failed tools' calls are then visited,
@@ -695,20 +717,28 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
     names = {f.name for f in failed}
     probes = _probes(failed)
     if positions is None:
-        return [pool[i] for i in _kept(pool, range(len(pool)), probes, waiting, names)]
-    kept: list[int] = []
+        return [(pool[i], index, g) for i, index, g in _kept(pool, range(len(pool)), probes, waiting, names)]
+    kept: list[tuple[int, int, _Group]] = []
     for name in names:
         kept += _kept(pool, positions.get(name, ()), probes, waiting, name)
-    kept.sort()  # back in pool order (each tool's positions are ascending, and no two tools share one)
-    return [pool[i] for i in kept]
+    kept.sort(key=_first)  # back in pool order (each tool's positions are ascending, and no two tools share one)
+    return [(pool[i], index, g) for i, index, g in kept]
+
+
+_first = operator.itemgetter(0)
 
 
 def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiting: set[int],
-          name: str | set[str]) -> list[int]:
-    """The positions among *where* of the calls ``_recoveries`` must key: the failed calls, and
-    the calls that may have the arguments of one of them (``_probed``). *name*: the tool of
-    every call at *where*, or the set of the failed tools (the calls of other tools are
-    skipped)."""
+          name: str | set[str]) -> list[tuple[int, int, _Group]]:
+    """``(position, index, group)`` of the calls among *where* that ``_recoveries`` may key: the
+    failed calls, and the calls that may have the arguments of one of them (``_probed``).
+    *name*: the tool of every call at *where*, or the set of the failed tools (the calls of
+    other tools are skipped).
+
+    The group (``_Group``) of a call of a tool whose failed calls have one set of text arguments,
+    and which has texts there, is ``(tool, those texts)``; of any other call ``(tool, None)``.
+    Two calls with the same arguments (canonical JSON) are in the same group, or one of them
+    has no texts (``None``): texts are their own canonical JSON."""
     # a tool whose failed calls have one set of text arguments: ``_probed`` inline for the
     # calls whose values there are all text (the others go through ``_probed``). First the
     # first of those arguments alone: a call whose value there is a text that no failed call
@@ -721,7 +751,7 @@ def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiti
     tool = "" if isinstance(name, set) else name
     one = single.get(tool)
     by_keys = probes.get(tool)
-    out: list[int] = []
+    out: list[tuple[int, int, _Group]] = []
     for i in where:
         d = pool[i]
         if mixed:
@@ -730,21 +760,26 @@ def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiti
                 continue
             one = single.get(tool)
             by_keys = probes.get(tool)
-        if d.index not in waiting:
-            if one is not None:
-                args = d.arguments
-                first = args.get(one[2])
-                if type(first) is str and first not in one[3]:
-                    continue  # another text there: not these arguments
-                have = tuple(map(args.get, one[0]))
-                if only_text(map(type, have)):
-                    if have not in one[1]:
-                        continue  # other texts: not these arguments
-                elif not _probed(d, by_keys):
-                    continue
-            elif not _probed(d, by_keys):
-                continue  # its arguments differ from every failed call's: it recovers none
-        out.append(i)
+        index = d.index
+        if one is not None:
+            args = d.arguments
+            if index in waiting:  # its texts are the probe's own (its tool has one set of them)
+                out.append((i, index, (tool, tuple([args[k] for k in one[0]]))))
+                continue
+            first = args.get(one[2])
+            if type(first) is str and first not in one[3]:
+                continue  # another text there: not these arguments
+            have = tuple(map(args.get, one[0]))
+            if only_text(map(type, have)):
+                if have not in one[1]:
+                    continue  # other texts: not these arguments
+                out.append((i, index, (tool, have)))
+                continue
+            if not _probed(d, by_keys):
+                continue
+        elif index not in waiting and not _probed(d, by_keys):
+            continue  # its arguments differ from every failed call's: it recovers none
+        out.append((i, index, (tool, None)))
     return out
 
 

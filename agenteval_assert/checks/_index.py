@@ -71,6 +71,15 @@ def args_key(arguments: Mapping[str, object]) -> object:
         return ("json", canonical_json(dict(arguments)))
 
 
+#: A retry candidate's group (``_kept``): ``(tool, texts)``, the values of the tool's failed
+#: calls' text arguments that it has; ``(tool, None)`` for a call that cannot be told apart by
+#: them (the failed calls of its tool have several sets of text arguments, or none; or the call
+#: has another kind of value there).
+_Group = tuple[str, "tuple[str, ...] | None"]
+#: A retry candidate: the call, its index, its group.
+_Cand = tuple[ToolCall, int, _Group]
+
+
 _Aliases = tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]], dict[str, list[int]]]
 
 
@@ -166,7 +175,7 @@ class CallIndex:
         self._evidence: dict[int, Evidence] = {}
         self._errors: dict[bool, tuple[ToolCall, ...]] = {}
         self._failure_flags: bytearray | None = None
-        self._retry_walks: dict[bool, dict[tuple[int, ...], list[ToolCall]]] = {}
+        self._retry_walks: dict[bool, dict[tuple[int, ...], list[_Cand]]] = {}
         self._unreadable: tuple[ToolCall, ...] | None = None
         self._steps = t.steps  # the transcript's own tuple (no copy)
         self._step_facts: tuple[int, int, tuple[Message, ...]] | None = None
@@ -353,7 +362,7 @@ class CallIndex:
             flags = self._failure_flags = build(self.all_calls)
         return flags
 
-    def retry_walks(self, include_subagents: bool) -> dict[tuple[int, ...], list[ToolCall]]:
+    def retry_walks(self, include_subagents: bool) -> dict[tuple[int, ...], list[_Cand]]:
         """For ``_common._recoveries`` over the whole pool: by the indexes of a set of failed
         calls, the pool's calls that may be their retries (the walk's candidates do not depend on
         what counts as a success, so checks that look for the retries of the same failures share
