@@ -131,8 +131,9 @@ def _scan_texts(texts: list[str]) -> Iterable[int]:
     bytes (ASCII letters only: a character beyond ASCII is left as it is, which is what
     ``str.lower`` does to the hint words' letters unless it is one of ``_LOWER_TO_ASCII``); each
     hint word is found in those bytes, and the ``\x00`` before it say which call's output holds
-    it. A batch with an output that holds ``\x00`` or a character of ``_LOWER_TO_ASCII`` gives
-    every non-empty output."""
+    it. A batch with an output that holds a character of ``_LOWER_TO_ASCII``, or with a hint
+    word and an output that holds ``\x00``, gives every non-empty output (a batch with no hint
+    word gives none, whatever its outputs hold)."""
     w = _FAILURE_WINDOW
     # "\x00".join of each text, or of its two windows joined by "\x01": the windows are joined
     # once, with the rest (no string made per long output)
@@ -150,13 +151,9 @@ def _scan_parts(parts: list[str], texts: list[str]) -> Iterable[int]:
     """``_scan_texts(texts)``, from *parts*: each text of *texts* (or its two windows with
     ``\x01`` between them, when it is longer than both), each followed by ``\x00``."""
     joined = "".join(parts[:-1])
-    low = b""
-    if not any(ch in joined for ch in _LOWER_TO_ASCII):
-        # counted in the bytes (faster than in the text): UTF-8 writes "\x00" as the one zero
-        # byte, and no other character holds one
-        low = joined.encode("utf-8", "surrogatepass").lower()
-    if not low or low.count(b"\x00") != len(texts) - 1:
+    if any(ch in joined for ch in _LOWER_TO_ASCII):
         return [k for k, x in enumerate(texts) if x]  # every call, one by one
+    low = joined.encode("utf-8", "surrogatepass").lower()
     found: list[int] = []
     for word in _FAILURE_HINTS_BYTES:
         p = low.find(word)
@@ -164,6 +161,13 @@ def _scan_parts(parts: list[str], texts: list[str]) -> Iterable[int]:
             found.append(p)
             nxt = low.find(b"\x00", p)  # the next call's output
             p = -1 if nxt < 0 else low.find(word, nxt)
+    if not found:
+        return found  # no hint word in any window: whichever output holds a "\x00"
+    # the "\x00" before a hit name its call only when no output holds one: counted in the
+    # bytes (faster than in the text; UTF-8 writes "\x00" as the one zero byte, and no other
+    # character holds one), only for a batch with a hit
+    if low.count(b"\x00") != len(texts) - 1:
+        return [k for k, x in enumerate(texts) if x]  # every call, one by one
     found.sort()
     hits: list[int] = []
     k = at = 0  # the output of call k starts after the separator before *at*
