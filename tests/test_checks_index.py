@@ -335,6 +335,8 @@ def test_retries_found_through_the_probes_are_the_retries_of_every_call(
     assert _recoveries(failed, pool, same_args=same_args, memo={}) == expected
     positions = _index(tr).names(True)
     assert _recoveries(failed, pool, same_args=same_args, memo={}, positions=positions) == expected
+    assert _recoveries(failed, pool, same_args=same_args, memo={}, positions=positions,
+                       values=_index(tr).by_value(True)) == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -415,6 +417,9 @@ def test_retries_by_groups_are_the_retries_of_every_call_whatever_fails_and_succ
         return
     where = _index(tr).names(True) if positions else None
     assert _recoveries(failed, pool, ok=ok, memo={}, walks={}, positions=where) == expected
+    if positions:
+        values = _index(tr).by_value(True)
+        assert _recoveries(failed, pool, ok=ok, memo={}, walks={}, positions=where, values=values) == expected
     assert _recoveries(failed, pool, ok=ok) == expected
 
 
@@ -631,6 +636,71 @@ def test_a_spec_decided_once_per_argument_text_fits_the_calls_matching_does(
     assert _fits_by_args(Call("Read", is_error=False, **expected), "partial", None) is None
 
 
+class _Seen(Matcher):
+    """A caller's matcher that notes every value it is asked about (the order the check asks in)."""
+
+    def __init__(self, inner: Any, seen: list[Any]) -> None:
+        self.inner, self.seen = inner, seen
+
+    def matches(self, actual: Any) -> bool:
+        self.seen.append(actual)
+        return bool(c_values_match(self.inner, actual))
+
+    def differences(self, actual: Any, path: str = "$") -> list[Any]:
+        return []
+
+
+def c_values_match(expected: Any, actual: Any) -> bool:
+    from agenteval_assert.matchers import values_match
+
+    return values_match(expected, actual, partial=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Read", "mcp__s__Read", "Bash"]),
+                          st.dictionaries(st.sampled_from(["file_path", "limit", "x"]),
+                                          st.sampled_from(["a.tsx", "b.ts", "a.tsx", 1, None, ["a.tsx"]]),
+                                          max_size=3),
+                          st.booleans()), max_size=12),
+       st.sampled_from(["file_path", "limit"]), _SPEC_VALUE, st.sampled_from(["Read", "mcp__s__Read", "Bash"]),
+       st.booleans())
+def test_a_spec_decided_by_the_values_of_its_argument_is_what_each_call_decides(
+        calls: list[tuple[str, dict[str, Any], bool]], key: str, value: Any, name: str, include: bool) -> None:
+    """``_common._fitting`` of a spec naming one argument (from ``CallIndex.arg_positions``)
+    gives the calls, in order, that the closure of ``_fits_by_args`` keeps over the candidates,
+    and asks a caller's matcher about the same values in the same order; the positions by
+    value are the calls' values."""
+    from agenteval_assert.checks._common import _NO_ARG, _fits_by_args, _fitting, _narrowed
+
+    t = T().user("go")
+    for n, args, sub in calls:
+        t.call(n, args=args, agent="sub" if sub else None)
+    tr = t.say("done").done()
+    old: list[Any] = []
+    new: list[Any] = []
+    spec_old = Call(name, **{key: _Seen(value, old)})
+    spec_new = Call(name, **{key: _Seen(value, new)})
+    fits = _fits_by_args(spec_old, "partial", None)
+    assert fits is not None
+    want = tuple(x for x in _narrowed(tr, spec_old, include) if fits(x))
+    assert _fitting(tr, spec_new, "partial", None, include) == want
+    assert new == old  # the same values asked about, in the same order
+    plain = Call(name, **{key: value})
+    assert _fitting(tr, plain, "partial", None, include) == tuple(
+        x for x in _narrowed(tr, plain, include) if plain.matches_call(x))
+    ix = _index(tr)
+    where = ix.positions(include).get(name, [])
+    by, others = ix.arg_positions(where, key, include)
+    pool = ix.pool(include)
+    assert sorted([*others, *(i for lst in by.values() for i in lst)]) == list(where)
+    for v, lst in by.items():
+        assert lst == sorted(lst) and all(pool[i].arguments.get(key, _NO_ARG) == v for i in lst)
+        assert type(v) is str or v is _NO_ARG
+    assert all(type(pool[i].arguments.get(key, _NO_ARG)) is not str and pool[i].arguments.get(key, _NO_ARG)
+               is not _NO_ARG for i in others)
+    assert ix.arg_positions(where, key, include) is ix.arg_positions(where, key, include)  # built once
+
+
 def test_command_ran_matches_each_distinct_text_once_with_our_matchers_and_every_call_with_the_callers() -> None:
     t = T().user("go")
     for i in range(30):
@@ -731,6 +801,8 @@ def test_the_walk_by_positions_keeps_the_calls_the_pass_over_the_pool_keeps(
     was = _walk_as_it_was(failed, pool, waiting)
     walked = _retry_candidates(failed, pool, waiting, ix.names(include))
     assert _retry_candidates(failed, pool, waiting) == walked
+    # visiting only the calls with a failed call's first text there (or none, or no text) keeps the same
+    assert _retry_candidates(failed, pool, waiting, ix.names(include), ix.by_value(include)) == walked
     got = [d for d, _, _ in walked]
     assert [i for _, i, _ in walked] == [d.index for d in got]
     _assert_only_unneeded_calls_dropped(failed, was, got)

@@ -23,7 +23,7 @@ from ._common import (
     _evidence,
     _fail,
     _fits,
-    _fits_by_args,
+    _fitting,
     _guarded,
     _index,
     _name_hint,
@@ -142,9 +142,9 @@ def check_tool_called(
         else:
             matched = tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
     else:
-        by_args = None if asks else _fits_by_args(spec, mode, overrides)
-        if by_args is not None:
-            matched = tuple(c for c in _narrowed(t, spec, include_subagents) if by_args(c))
+        fitting = None if asks else _fitting(t, spec, mode, overrides, include_subagents)
+        if fitting is not None:
+            matched = fitting
         else:
             matched = tuple(c for c in _narrowed(t, spec, include_subagents)
                             if _fits(spec, c, mode, overrides) and not (asks and asks_unrecorded(spec, c)))

@@ -45,7 +45,7 @@ from ..results import (
     short_repr,
 )
 from ..results import _plural as _plural  # noqa: PLC0414 - re-exported: the checks take it from here
-from ._index import CallIndex, _Cand, _Group, args_key
+from ._index import NO_ARG, CallIndex, _ByValue, _Cand, _Group, args_key
 
 
 class _CheckFailedToRun(Exception):
@@ -130,9 +130,9 @@ def _matching(t: Transcript, spec: Call, include_subagents: bool) -> Sequence[To
     cands = _narrowed(t, spec, include_subagents)
     if spec.literal_name is not None and spec.is_name_only:
         return cands
-    fits = _fits_by_args(spec, "partial", None)
-    if fits is not None:
-        return [c for c in cands if fits(c)]
+    fitting = _fitting(t, spec, "partial", None, include_subagents)
+    if fitting is not None:
+        return list(fitting)
     return [c for c in cands if spec.matches_call(c)]
 
 
@@ -535,7 +535,7 @@ def _fits(spec: Call, call: ToolCall, mode: str, overrides: Mapping[str, Overrid
     return spec.matches_call(call, mode=mode, overrides=overrides)
 
 
-_NO_ARG = object()
+_NO_ARG = NO_ARG  # the index's: calls that lack an argument are filed under it
 #: The fields of ``Call`` besides the name and the arguments: a spec with any of them set is
 #: not decided by the arguments alone.
 _OTHER_FIELDS = ("kind", "server", "tool", "status", "is_error", "exit_code", "output", "where", "agent")
@@ -572,6 +572,45 @@ def _fits_by_args(spec: Call, mode: str, overrides: Mapping[str, Override] | Non
         return got
 
     return fits
+
+
+def _fitting(t: Transcript, spec: Call, mode: str, overrides: Mapping[str, Override] | None,
+             include_subagents: bool) -> tuple[ToolCall, ...] | None:
+    """``tuple(c for c in _narrowed(t, spec, ...) if _fits_by_args(spec, mode, overrides)(c))``,
+    or ``None`` when ``_fits_by_args`` does not apply. A spec that names one argument is
+    answered from the index's calls of the name by that argument's value
+    (``CallIndex.arg_positions``): ``matches_call`` runs on the calls, and in the order, that
+    the memo of ``_fits_by_arg`` would run it on (the first call of each text value, and of
+    the calls without the argument; every call with another kind of value), and each verdict
+    stands for its value's calls: a look at each distinct value, not at each call."""
+    fits = _fits_by_args(spec, mode, overrides)
+    if fits is None:
+        return None
+    assert spec.literal_name is not None and type(spec.args) is dict  # what _fits_by_args asks
+    if len(spec.args) != 1:
+        return tuple(c for c in _narrowed(t, spec, include_subagents) if fits(c))
+    (key,) = spec.args
+    ix = _index(t)
+    where = ix.positions(include_subagents).get(spec.literal_name)
+    if not where:
+        return ()
+    by, others = ix.arg_positions(where, key, include_subagents)
+    pool = ix.pool(include_subagents)
+    matches_call = spec.matches_call
+    firsts = {lst[0]: v for v, lst in by.items()}
+    out: list[int] = []
+    for i in sorted([*firsts, *others]):  # as the calls come
+        if matches_call(pool[i], mode=mode, overrides=None):
+            v = firsts.get(i, _NO_VALUE)
+            if v is _NO_VALUE:
+                out.append(i)  # another kind of value: this call alone
+            else:
+                out += by[v]
+    out.sort()
+    return tuple([pool[i] for i in out])
+
+
+_NO_VALUE = object()
 
 
 def _fits_by_arg(spec: Call, key: str, mode: str) -> Callable[[ToolCall], bool]:
@@ -628,6 +667,7 @@ def _recoveries(
     memo: dict[int, object] | None = None,
     walks: dict[tuple[int, ...], list[_Cand]] | None = None,
     positions: Mapping[str, Sequence[int]] | None = None,
+    values: Callable[[Sequence[int], str], _ByValue] | None = None,
 ) -> dict[int, ToolCall]:
     """For each failed call (by ``index``), the first later successful call of the same tool
     (and the same arguments), in one pass over *pool*: O(n), never failures × calls.
@@ -635,7 +675,10 @@ def _recoveries(
     *walks* (``CallIndex.retry_walks``, only when *pool* is the index's pool and *failed* its
     calls): the candidates of a set of failed calls, kept for the next check that looks for
     the retries of the same failures. *positions* (``CallIndex.names`` of that pool): where the
-    calls of each tool name are, so that the walk visits only the failed tools' calls."""
+    calls of each tool name are, so that the walk visits only the failed tools' calls; *values*
+    (``CallIndex.arg_positions`` of that pool, with *positions*): those calls by the value of
+    an argument, so that it visits only the calls that have a failed call's first text
+    argument there (``_retry_candidates``)."""
     if not failed:
         return {}
     succeeded = ok or (lambda d: d.result is not None and not d.is_error and d.outcome_recorded)
@@ -658,7 +701,7 @@ def _recoveries(
     if cands is None and walks:
         cands = _wider_walk(walks, waiting)
     if cands is None:
-        cands = _retry_candidates(failed, pool, waiting, positions)
+        cands = _retry_candidates(failed, pool, waiting, positions, values)
         if walks is not None:
             walks[wkey] = cands
     # Forward, by group: a failed call waits under its key until a later call of that key
@@ -705,7 +748,8 @@ def _wider_walk(walks: dict[tuple[int, ...], list[_Cand]], waiting: set[int]) ->
 
 
 def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], waiting: set[int],
-                      positions: Mapping[str, Sequence[int]] | None = None) -> list[_Cand]:
+                      positions: Mapping[str, Sequence[int]] | None = None,
+                      values: Callable[[Sequence[int], str], _ByValue] | None = None) -> list[_Cand]:
     """The calls of *pool* (in order) that ``_recoveries`` may key: the failed calls themselves,
     and the calls of their tools that may have the arguments of one of them (``_probed``), each
     with its index and its group (``_kept``).
@@ -713,14 +757,27 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
     *positions*: where the calls of each tool name are in *pool*, ascending (the alias index's
     ``names``, when *pool* is the index's pool): only the failed tools' calls are then visited,
     tool by tool (on a long transcript, reading a call's name is a memory access that misses
-    the cache); without it, one pass over *pool*."""
+    the cache); without it, one pass over *pool*.
+
+    *values* (``CallIndex.arg_positions``, with *positions*): a tool whose failed calls have
+    one set of text arguments has its calls visited only where their first of those
+    arguments is one of the failed calls' texts there, is missing, or is no text: ``_kept``
+    passes over the others without keeping them (another text there, and no failed call:
+    the failed calls' own texts are among those), so it keeps the same calls."""
     names = {f.name for f in failed}
     probes = _probes(failed)
     if positions is None:
         return [(pool[i], index, g) for i, index, g in _kept(pool, range(len(pool)), probes, waiting, names)]
     kept: list[tuple[int, int, _Group]] = []
     for name in names:
-        kept += _kept(pool, positions.get(name, ()), probes, waiting, name)
+        where: Sequence[int] = positions.get(name, ())
+        by_keys = probes.get(name)
+        if values is not None and where and by_keys is not None and len(by_keys) == 1:
+            keys, texts = next(iter(by_keys.items()))
+            by, others = values(where, keys[0])
+            firsts = {v[0] for v in texts}
+            where = sorted([*others, *by.get(_NO_ARG, ()), *(i for v in firsts for i in by.get(v, ()))])
+        kept += _kept(pool, where, probes, waiting, name)
     kept.sort(key=_first)  # back in pool order (each tool's positions are ascending, and no two tools share one)
     return [(pool[i], index, g) for i, index, g in kept]
 

@@ -71,6 +71,8 @@ def args_key(arguments: Mapping[str, object]) -> object:
         return ("json", canonical_json(dict(arguments)))
 
 
+#: ``CallIndex.arg_positions``: positions by text value (or ``NO_ARG``), and the others.
+_ByValue = tuple[dict[object, list[int]], list[int]]
 #: A retry candidate's group (``_kept``): ``(tool, texts)``, the values of the tool's failed
 #: calls' text arguments that it has; ``(tool, None)`` for a call that cannot be told apart by
 #: them (the failed calls of its tool have several sets of text arguments, or none; or the call
@@ -78,6 +80,11 @@ def args_key(arguments: Mapping[str, object]) -> object:
 _Group = tuple[str, "tuple[str, ...] | None"]
 #: A retry candidate: the call, its index, its group.
 _Cand = tuple[ToolCall, int, _Group]
+
+
+#: What ``CallIndex.arg_positions`` files the calls that lack the argument under (the same
+#: object as ``_common._NO_ARG``).
+NO_ARG = object()
 
 
 _Aliases = tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]], dict[str, list[int]]]
@@ -143,6 +150,7 @@ class CallIndex:
     __slots__ = (
         "__weakref__",
         "_aliases",
+        "_arg_positions",
         "_effects",
         "_errors",
         "_evidence",
@@ -177,6 +185,7 @@ class CallIndex:
         self._failure_flags: bytearray | None = None
         self._retry_walks: dict[bool, dict[tuple[int, ...], list[_Cand]]] = {}
         self._unreadable: tuple[ToolCall, ...] | None = None
+        self._arg_positions: dict[tuple[int, str, bool], tuple[Sequence[int], _ByValue]] = {}
         self._steps = t.steps  # the transcript's own tuple (no copy)
         self._step_facts: tuple[int, int, tuple[Message, ...]] | None = None
 
@@ -258,6 +267,40 @@ class CallIndex:
     def names(self, include_subagents: bool) -> Mapping[str, list[int]]:
         """Where the calls of each tool name are in the pool (their positions, ascending)."""
         return self._alias_index(include_subagents)[2]
+
+    def arg_positions(self, where: Sequence[int], key: str, include_subagents: bool) -> _ByValue:
+        """The pool's calls at *where* (ascending positions in the pool: one of this index's
+        ``positions`` or ``names`` lists) by the value of their argument *key*: for each text
+        value and for ``NO_ARG`` (no such argument), the positions of the calls that have it,
+        in the order of their first call; then the positions of the calls whose value there
+        is of another kind. Every list ascending. One pass over those calls, kept by the list
+        and the key: the checks that look for a tool's calls by one argument (a command, a
+        file path; the retries of failed calls) share it, and look at each distinct value once
+        instead of at each call."""
+        memo = (id(where), key, include_subagents)
+        got = self._arg_positions.get(memo)
+        if got is not None and got[0] is where:
+            return got[1]
+        pool = self.pool(include_subagents)
+        by: dict[object, list[int]] = {}
+        others: list[int] = []
+        for i in where:
+            v = pool[i].arguments.get(key, NO_ARG)
+            if type(v) is str or v is NO_ARG:
+                lst = by.get(v)
+                if lst is None:
+                    by[v] = [i]
+                else:
+                    lst.append(i)
+            else:
+                others.append(i)
+        self._arg_positions[memo] = (where, (by, others))  # *where* kept: its id stays its own
+        return by, others
+
+    def by_value(self, include_subagents: bool) -> Callable[[Sequence[int], str], _ByValue]:
+        """``arg_positions`` of the pool, as a function of the positions and the key (for
+        ``_common._recoveries``)."""
+        return lambda where, key: self.arg_positions(where, key, include_subagents)
 
     def of_kind(self, kind: str, include_subagents: bool) -> tuple[ToolCall, ...]:
         """The pool's calls of this ``kind`` (``shell``, ``file_edit``...), in order."""

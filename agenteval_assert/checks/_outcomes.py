@@ -18,7 +18,7 @@ from ._common import (
     _echo,
     _evidence,
     _fail,
-    _fits_by_args,
+    _fitting,
     _guarded,
     _index,
     _made,
@@ -46,9 +46,9 @@ def _matching(t: Transcript, spec: Call, include_subagents: bool) -> tuple[Seque
     cands = _candidates(t, spec, include_subagents)
     if spec.literal_name is not None and spec.is_name_only:
         return cands, list(cands)  # the alias index entry of a bare name: every call in it matches
-    fits = _fits_by_args(spec, "partial", None)
-    if fits is not None:
-        return cands, [c for c in cands if fits(c)]
+    fitting = _fitting(t, spec, "partial", None, include_subagents)
+    if fitting is not None:
+        return cands, list(fitting)
     return cands, [c for c in cands if spec.matches_call(c)]
 
 
@@ -114,7 +114,8 @@ def check_no_tool_errors(
         ix = _index(t)
         recovered = _recoveries(bad, pool, memo=ix.args_keys,
                                 walks=ix.retry_walks(include_subagents) if specs is None else None,
-                                positions=ix.names(include_subagents) if specs is None else None)
+                                positions=ix.names(include_subagents) if specs is None else None,
+                                values=ix.by_value(include_subagents) if specs is None else None)
         bad = [c for c in bad if c.index not in recovered]
     expected = "no failed tool calls"
     if bad:
@@ -148,7 +149,8 @@ def check_retried_after_failure(
                      echo, _made(calls, _with_outcome))
     ix = _index(t)
     recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=ix.args_keys,
-                            walks=ix.retry_walks(include_subagents), positions=ix.names(include_subagents))
+                            walks=ix.retry_walks(include_subagents), positions=ix.names(include_subagents),
+                            values=ix.by_value(include_subagents))
     for f in failed:
         r = recovered.get(f.index)
         if r is not None:

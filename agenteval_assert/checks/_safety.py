@@ -474,6 +474,7 @@ def check_failures_not_reported_as_success(
         failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=ix.args_keys,
         walks=ix.retry_walks(include_subagents) if specs is None else None,
         positions=ix.names(include_subagents) if specs is None else None,
+        values=ix.by_value(include_subagents) if specs is None else None,
     )
     unrecovered = [c for c in failed if c.index not in recovered]
     expected = "every unrecovered failed call acknowledged in the final response"
