@@ -1053,3 +1053,37 @@ def test_one_pass_over_the_steps_is_the_long_way_on_the_corpus(corpus: Any) -> N
         assert r2.status is not None
         n += 1
     assert n > 10
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Read", "Edit", "Bash", "x"]),
+                          st.sampled_from([None, "file_edit", "file_read", "shell", "other"]), st.booleans()),
+                max_size=12),
+       st.sampled_from(["file_edit", "shell", "nothing"]), st.sampled_from([None, "partial", "exact", "ignore"]),
+       st.sampled_from(["partial", "exact", "ignore", "bad"]), st.booleans(),
+       st.sampled_from([{}, {"name": "Edit"}, {"status": "completed"}, {"args": {}}]))
+def test_a_spec_of_a_kind_alone_matches_the_index_entry_of_that_kind(
+        calls: list[tuple[str, str | None, bool]], kind: str, spec_mode: str | None, mode: str, include: bool,
+        more: dict[str, Any]) -> None:
+    """``_common._of_kind_only``: the calls ``matches_call`` keeps among the candidates, or the
+    same error (an unknown argument mode); ``None`` for a spec that asks more than a kind."""
+    from agenteval_assert.checks._common import _narrowed, _of_kind_only
+
+    t = T().user("go")
+    for name, k, sub in calls:
+        t.call(name, kind=k, agent="sub" if sub else None)
+    tr = t.say("done").done()
+    spec = Call(kind=kind, mode=spec_mode, **more)  # type: ignore[arg-type]
+    try:
+        want: Any = tuple(c for c in _narrowed(tr, spec, include) if spec.matches_call(c, mode=mode))
+    except Exception as exc:  # noqa: BLE001 - the same error is expected
+        want = type(exc)
+    try:
+        got: Any = _of_kind_only(tr, spec, mode, None, include)
+    except Exception as exc:  # noqa: BLE001
+        got = type(exc)
+    if more:
+        assert got is None
+    else:
+        assert got == want
+        assert _of_kind_only(tr, spec, mode, {"x": "exact"}, include) is None  # overrides: not a kind alone

@@ -30,6 +30,7 @@ from ._common import (
     _narrowed,
     _nearest,
     _negative,
+    _of_kind_only,
     _pass,
     _plural,
     _pool,
@@ -143,6 +144,8 @@ def check_tool_called(
             matched = tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
     else:
         fitting = None if asks else _fitting(t, spec, mode, overrides, include_subagents)
+        if fitting is None:
+            fitting = _of_kind_only(t, spec, mode, overrides, include_subagents)
         if fitting is not None:
             matched = fitting
         else:

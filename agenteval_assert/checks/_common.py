@@ -30,6 +30,7 @@ from ..matchers import (
     ToolSpec,
     as_call,
 )
+from ..matchers._calls import _check_mode
 from ..matchers._regex import pattern_budget
 from ..model import Message, ToolCall, Transcript
 from ..results import (
@@ -611,6 +612,25 @@ def _fitting(t: Transcript, spec: Call, mode: str, overrides: Mapping[str, Overr
 
 
 _NO_VALUE = object()
+#: The fields of ``Call`` that a spec of a kind alone leaves unset.
+_NOT_KIND = ("name", "args", "server", "tool", "status", "is_error", "exit_code", "output", "where", "agent")
+
+
+def _of_kind_only(t: Transcript, spec: Call, mode: str, overrides: Mapping[str, Override] | None,
+                  include_subagents: bool) -> tuple[ToolCall, ...] | None:
+    """``tuple(c for c in _narrowed(t, spec, ...) if spec.matches_call(c, mode=mode, ...))`` of a
+    spec that gives a kind and nothing else (``Call(kind="file_edit")``), or ``None`` for any
+    other: the index's calls of that kind (``matches_call`` compares a text kind by equality
+    with the call's text kind, which is how the index files them, and asks nothing more; its
+    check of the argument mode is made once, as it is at the first call)."""
+    if type(spec.kind) is not str or overrides or any(getattr(spec, f) is not None for f in _NOT_KIND):
+        return None
+    calls = _index(t).of_kind(spec.kind, include_subagents)
+    if calls:
+        _check_mode(spec.mode or mode, "Call()")
+    if not all(type(c.kind) is str for c in calls):
+        return None
+    return calls
 
 
 def _fits_by_arg(spec: Call, key: str, mode: str) -> Callable[[ToolCall], bool]:
