@@ -385,7 +385,7 @@ def test_retry_candidates_shared_between_checks_give_each_check_its_own_retries(
     assert _recoveries(fewer, pool) == expected_fewer
     if failed:
         assert walks[tuple(c.index for c in failed)] is walks[tuple(c.index for c in failed)]
-        assert all(d.name in {f.name for f in failed} for d, _, _ in walks[tuple(c.index for c in failed)])
+        assert all(pool[at].name in {f.name for f in failed} for at, _, _ in walks[tuple(c.index for c in failed)])
 
 
 @settings(max_examples=500, deadline=None)
@@ -801,12 +801,13 @@ def test_the_walk_by_positions_keeps_the_calls_the_pass_over_the_pool_keeps(
     was = _walk_as_it_was(failed, pool, waiting)
     walked = _retry_candidates(failed, pool, waiting, ix.names(include))
     assert _retry_candidates(failed, pool, waiting) == walked
-    # visiting only the calls with a failed call's first text there (or none, or no text) keeps the same
+    # visiting only the calls with a failed call's first text there (or none, or no text), and
+    # keeping those of a tool of one text argument without reading them, keeps the same
     assert _retry_candidates(failed, pool, waiting, ix.names(include), ix.by_value(include)) == walked
-    got = [d for d, _, _ in walked]
+    got = [pool[at] for at, _, _ in walked]
     assert [i for _, i, _ in walked] == [d.index for d in got]
     _assert_only_unneeded_calls_dropped(failed, was, got)
-    _assert_same_arguments_same_group(walked)
+    _assert_same_arguments_same_group([(pool[at], i, g) for at, i, g in walked])
 
 
 def _assert_same_arguments_same_group(walked: list[Any]) -> None:
@@ -858,7 +859,7 @@ def test_the_first_text_argument_alone_drops_a_call_the_whole_test_keeps() -> No
     failed = [c for c in pool if c.is_error]
     waiting = {c.index for c in failed}
     was = _walk_as_it_was(failed, pool, waiting)
-    got = [d for d, _, _ in _retry_candidates(failed, pool, waiting, ix.names(True))]
+    got = [pool[at] for at, _, _ in _retry_candidates(failed, pool, waiting, ix.names(True))]
     assert [d.index for d in was] == [0, 1, 2] and [d.index for d in got] == [0, 2]
     _assert_only_unneeded_calls_dropped(failed, was, got)
     assert _recoveries(failed, pool, positions=ix.names(True)) == _recoveries(failed, pool) == {0: pool[2]}

@@ -733,10 +733,11 @@ def _recoveries(
     pending: dict[tuple[str, object], list[tuple[ToolCall, _Group]]] = {}
     open_groups: dict[_Group, int] = {}  # failed calls waiting, by group
     open_tools: dict[str, int] = {}  # failed calls waiting, by tool (for the calls of no group)
-    for d, i, g in cands:
+    for at, i, g in cands:
         wait = i in waiting
         if not wait and not (open_groups.get(g) if g[1] is not None else open_tools.get(g[0])):
             continue
+        d = pool[at]  # read only now: most candidates are passed over
         k = known.get(i)  # the index's memo, read inline
         key = (g[0], k if k is not None else _args_key(d, memo))
         if succeeded(d):
@@ -787,8 +788,9 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
     names = {f.name for f in failed}
     probes = _probes(failed)
     if positions is None:
-        return [(pool[i], index, g) for i, index, g in _kept(pool, range(len(pool)), probes, waiting, names)]
-    kept: list[tuple[int, int, _Group]] = []
+        return _kept(pool, range(len(pool)), probes, waiting, names)
+    kept: list[_Cand] = []
+    direct: bool | None = None  # each call's index is its position in *pool* (the whole transcript's)
     for name in names:
         where: Sequence[int] = positions.get(name, ())
         by_keys = probes.get(name)
@@ -796,17 +798,28 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
             keys, texts = next(iter(by_keys.items()))
             by, others = values(where, keys[0])
             firsts = {v[0] for v in texts}
-            where = sorted([*others, *by.get(_NO_ARG, ()), *(i for v in firsts for i in by.get(v, ()))])
+            if len(keys) == 1:
+                # one text argument: ``_kept`` keeps every call with a failed call's text there,
+                # in that text's group: kept here without reading the call (the calls that
+                # may retry a file read that failed are most of the reads of a long session)
+                if direct is None:
+                    direct = pool[-1].index == len(pool) - 1  # indexes ascending: 0..n-1
+                for v in firsts:
+                    g = (name, (v,))
+                    kept += [(i, i if direct else pool[i].index, g) for i in by.get(v, ())]
+                where = sorted([*others, *by.get(_NO_ARG, ())])
+            else:
+                where = sorted([*others, *by.get(_NO_ARG, ()), *(i for v in firsts for i in by.get(v, ()))])
         kept += _kept(pool, where, probes, waiting, name)
     kept.sort(key=_first)  # back in pool order (each tool's positions are ascending, and no two tools share one)
-    return [(pool[i], index, g) for i, index, g in kept]
+    return kept
 
 
 _first = operator.itemgetter(0)
 
 
 def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiting: set[int],
-          name: str | set[str]) -> list[tuple[int, int, _Group]]:
+          name: str | set[str]) -> list[_Cand]:
     """``(position, index, group)`` of the calls among *where* that ``_recoveries`` may key: the
     failed calls, and the calls that may have the arguments of one of them (``_probed``).
     *name*: the tool of every call at *where*, or the set of the failed tools (the calls of
@@ -828,7 +841,7 @@ def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiti
     tool = "" if isinstance(name, set) else name
     one = single.get(tool)
     by_keys = probes.get(tool)
-    out: list[tuple[int, int, _Group]] = []
+    out: list[_Cand] = []
     for i in where:
         d = pool[i]
         if mixed:

@@ -78,8 +78,8 @@ _ByValue = tuple[dict[object, list[int]], list[int]]
 #: them (the failed calls of its tool have several sets of text arguments, or none; or the call
 #: has another kind of value there).
 _Group = tuple[str, "tuple[str, ...] | None"]
-#: A retry candidate: the call, its index, its group.
-_Cand = tuple[ToolCall, int, _Group]
+#: A retry candidate: its position in the pool, its index, its group.
+_Cand = tuple[int, int, _Group]
 
 
 #: What ``CallIndex.arg_positions`` files the calls that lack the argument under (the same
