@@ -754,8 +754,6 @@ def _recoveries(
     return found
 
 
-
-
 def _wider_walk(walks: dict[tuple[int, ...], list[_Cand]], waiting: set[int]) -> list[_Cand] | None:
     """The candidates kept for a set of failed calls that holds every call of *waiting*, if
     any: they serve for *waiting* too. They hold every call that may have the arguments of one
