@@ -33,7 +33,6 @@ from .model import (
     ToolResult,
     Transcript,
     Usage,
-    _Located,
 )
 
 #: ``Location(path, line)`` without the Python frame of a named tuple's ``__new__`` (which does
@@ -44,32 +43,39 @@ _tnew = tuple.__new__
 def _maker(cls: type) -> Any:
     """A function that makes a *cls* from its fields, positionally, in ``attrs.fields`` order,
     the ``location`` field given as two values, its path and its line (what the class stores,
-    ``model._LocationField``): ``object.__new__`` and one slot store per field, as the attrs
-    ``__init__`` does, without its ``object.__setattr__`` call per field that a frozen class pays
-    (a 100 MB log makes hundreds of thousands of steps). Only for the model's classes that have
-    no default factory, validator, converter or ``__attrs_post_init__`` (asserted here, and in
-    tests/test_builder_fields.py): what it makes is then the object
-    ``cls(..., Location(path, line), ...)`` makes, field for field."""
+    ``model._LocationField``): one slot store per field, as the attrs ``__init__`` does, without
+    its ``object.__setattr__`` call per field that a frozen class pays (a 100 MB log makes
+    hundreds of thousands of steps). The object is made as an instance of a private subclass of
+    *cls* that adds no slot and whose ``__setattr__`` is ``object``'s (so each store is the
+    interpreter's own slot store, not a call), then its class is set to *cls* (what ``_Call``
+    does for calls). Only for the model's classes that have no default factory, validator,
+    converter or ``__attrs_post_init__`` (asserted here, and in tests/test_builder_fields.py):
+    what it makes is then the object ``cls(..., Location(path, line), ...)`` makes, field for
+    field."""
     fields = attrs.fields(cls)
     assert not hasattr(cls, "__attrs_post_init__")
     assert all(f.init and f.validator is None and f.converter is None
                and not isinstance(f.default, attrs.Factory) for f in fields)  # type: ignore[arg-type]
     names = [f.name for f in fields]
     assert "location" in names and "path" not in names and "line" not in names
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    # writable, and no slot of its own: an instance can become a *cls* (``__class__``)
+    making = type(f"_Making{cls.__name__}", (cls,), {
+        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+        "__module__": __name__})
+    for name in names:  # each store below is the field's own slot, as *cls* defines it
+        assert name == "location" or type(cls.__dict__[name]).__name__ == "member_descriptor"
+    env: dict[str, Any] = {"_new": object.__new__, "_making": making, "_cls": cls}
     params = []
     body = []
-    for i, name in enumerate(names):
+    for name in names:
         if name == "location":  # the path in the field's own slot, the line in _line
-            env["_setpath"] = cls._location_path.__set__  # type: ignore[attr-defined]
-            env["_setline"] = _Located.__dict__["_line"].__set__
             params += ["path", "line"]
-            body.append("    _setpath(o, path)\n    _setline(o, line)\n")
+            body.append("    o._location_path = path\n    o._line = line\n")
             continue
-        env[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's member descriptor
         params.append(name)
-        body.append(f"    _set{i}(o, {name})\n")
-    src = f"def make({', '.join(params)}):\n    o = _new(_cls)\n{''.join(body)}    return o\n"
+        body.append(f"    o.{name} = {name}\n")
+    src = (f"def make({', '.join(params)}):\n    o = _new(_making)\n{''.join(body)}"
+           "    o.__class__ = _cls\n    return o\n")
     exec(src, env)  # noqa: S102 - generated from the field names above
     return env["make"]
 
