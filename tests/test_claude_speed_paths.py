@@ -194,7 +194,15 @@ def _envelope(draw: st.DrawFn, rec: dict[str, Any], session: bool) -> dict[str, 
         if rec["isSidechain"]:
             rec["agentId"] = draw(st.sampled_from(["a1", "a2", None]))
     else:
-        rec.update(session_id="s", parent_tool_use_id=draw(st.sampled_from([None, None, None, "t1", "", 3])))
+        # mostly the bare envelope (type, message, session_id, parent_tool_use_id and nothing
+        # else: the parse skips looking up the other keys), sometimes one key short, or a
+        # timestamp more
+        if draw(st.integers(0, 5)):
+            rec["session_id"] = "s"
+        if draw(st.integers(0, 5)):
+            rec["parent_tool_use_id"] = draw(st.sampled_from([None, None, None, "t1", "", 3]))
+        if not draw(st.integers(0, 4)):
+            rec["timestamp"] = draw(st.sampled_from(["2026-01-01T00:00:00Z", "", None]))
     return rec
 
 

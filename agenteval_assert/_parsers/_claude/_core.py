@@ -181,7 +181,10 @@ class _Claude:
         parent_id: str | None,
         ts: str | None,
         count_usage: bool = True,
+        bare: bool = False,
     ) -> None:
+        """An assistant line. *bare*: the caller found that the record holds no key but its
+        envelope's (no API-error or request-id key: they are not looked up)."""
         b = self.b
         model = msg.get("model")
         if model == self._last_model:  # the lines of a run name one model (never "<synthetic>")
@@ -191,7 +194,9 @@ class _Claude:
             if not synthetic:
                 self._last_model = model
                 self.see_model(model)
-        if "isApiErrorMessage" in rec or "is_api_error_message" in rec or "error" in rec:  # most lines have none
+        if bare:
+            api_error = False
+        elif "isApiErrorMessage" in rec or "is_api_error_message" in rec or "error" in rec:  # most lines have none
             api_error = (rec.get("isApiErrorMessage") is True or rec.get("is_api_error_message") is True
                          or isinstance(rec.get("error"), str))
         else:
@@ -200,7 +205,7 @@ class _Claude:
         if not isinstance(mid, str) or not mid:
             mid = None
         if count_usage and not synthetic and "usage" in msg:
-            if "requestId" in rec or "request_id" in rec:  # stream-json lines have neither
+            if not bare and ("requestId" in rec or "request_id" in rec):  # stream-json lines have neither
                 req = rec.get("requestId")
                 if not isinstance(req, str) or not req:
                     req = rec.get("request_id")

@@ -60,6 +60,9 @@ _STREAM_SKIP_SYSTEM = frozenset(
     }
 )
 
+#: ``dict.get``'s answer for a key that is absent (``None`` may be a value)
+_ABSENT: Any = object()
+
 #: What an MCP server's name loses in its tools' names (``plugin:a:b`` -> ``plugin_a_b``).
 _SANITIZE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -106,16 +109,24 @@ class ClaudeStreamJsonParser:
                     b.damaged(line, f"{t} record without a message object", msg)
                     continue
                 b.run_ended = False  # a step: the end record, if any, must come after it
-                ts = rec.get("timestamp")  # st.timestamp, inline
-                if isinstance(ts, str) and ts:
-                    if st.first_ts is None:
-                        st.first_ts = ts
-                    st.last_ts = ts
-                else:
+                if (len(rec) == 4 and type(rec) is dict and "session_id" in rec
+                        and (ptid := rec.get("parent_tool_use_id", _ABSENT)) is not _ABSENT):
+                    # the common line holds these four keys and no other: no timestamp, no API
+                    # error or request id, no tool_use_result (not looked up one by one)
+                    bare = True
                     ts = None
+                else:
+                    bare = False
+                    ts = rec.get("timestamp")  # st.timestamp, inline
+                    if isinstance(ts, str) and ts:
+                        if st.first_ts is None:
+                            st.first_ts = ts
+                        st.last_ts = ts
+                    else:
+                        ts = None
+                    ptid = rec.get("parent_tool_use_id")
                 if b.session_id is None:
                     b.session_id = _nonempty(rec.get("session_id"))
-                ptid = rec.get("parent_tool_use_id")
                 if ptid is None:
                     pass
                 elif not isinstance(ptid, str) or not ptid:
@@ -129,12 +140,12 @@ class ClaudeStreamJsonParser:
                             description=_nonempty(rec.get("task_description")),
                         )
                 if t == "assistant":
-                    st.assistant(line, rec, msg, ptid, ptid, ts)
+                    st.assistant(line, rec, msg, ptid, ptid, ts, True, bare)
                 elif type(content := msg.get("content")) is list and len(content) == 1 and type(
                         block := content[0]) is dict and block.get("type") == "tool_result":
                     # the common user line: one tool result (what st.user does with it, without
                     # reading what only a text needs)
-                    st.tool_result(line, block, rec.get("tool_use_result"), ts)
+                    st.tool_result(line, block, None if bare else rec.get("tool_use_result"), ts)
                 else:
                     meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True or rec.get("isMeta") is True
                     st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta,
