@@ -17,6 +17,8 @@ _COMMAND_NAME = re.compile(r"<command-name>/?([^<\s]+)</command-name>")
 _SKILL_BODY = "Base directory for this skill:"
 _SKILL_DIR = re.compile(r"[/\\]skills[/\\]([^/\\\s]+)[/\\]?\s*$")
 _INTERRUPTED = "[Request interrupted by user"
+#: ``dict.get``'s answer for a key that is absent (``None`` may be a value)
+_ABSENT: Any = object()
 _REJECTED = "The user doesn't want to proceed with this tool use"
 
 
@@ -204,7 +206,7 @@ class _Claude:
         mid = msg.get("id")
         if not isinstance(mid, str) or not mid:
             mid = None
-        if count_usage and not synthetic and "usage" in msg:
+        if count_usage and not synthetic and (usage := msg.get("usage", _ABSENT)) is not _ABSENT:
             if not bare and ("requestId" in rec or "request_id" in rec):  # stream-json lines have neither
                 req = rec.get("requestId")
                 if not isinstance(req, str) or not req:
@@ -214,7 +216,6 @@ class _Claude:
             else:
                 req = ""
             key = f"{mid}:{req}" if mid else f"#line{line}"
-            usage = msg["usage"]
             # the lines of one split API message repeat its usage: add_usage skips them, here
             # without the call
             if key != self._last_usage_key or usage != self._last_usage:
