@@ -255,6 +255,13 @@ class _Claude:
                         if agent_id is None:
                             self._final_text(mid or f"#line{line}", text)
                         return
+        self.blocks(line, rec, content, agent_id, parent_id, ts, api_error, synthetic, mid)
+
+    def blocks(self, line: int, rec: dict[str, Any], content: Any, agent_id: str | None, parent_id: str | None,
+               ts: str | None, api_error: bool, synthetic: bool, mid: str | None) -> None:
+        """The content of an assistant line, block by block (``assistant`` decided the rest: an
+        API error, a synthetic model, the API message's id *mid*)."""
+        b = self.b
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         elif not isinstance(content, list):
@@ -468,8 +475,12 @@ class _Claude:
             status = "declined"
         # the call this result answered (also when it repeats an answered one)
         info = b._result(tid, text, line, raw, is_error, None, status, ts) or b.call_info(tid)
-        if info is None or info.kind != "subagent":
-            return
+        if info is not None and info.kind == "subagent":
+            self.subagent_result(tid, text, payload, is_error)
+
+    def subagent_result(self, tid: str, text: str, payload: Any, is_error: bool) -> None:
+        """The result *text* of the subagent call *tid*: the subagent it names, and its answer."""
+        b = self.b
         agent = _nonempty(payload.get("agentId")) if self.session and isinstance(payload, dict) else None
         if agent is not None:
             self.link_agent(agent, tid)
