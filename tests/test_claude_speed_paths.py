@@ -300,6 +300,43 @@ def test_the_main_agents_bare_lines_read_inline_give_the_same_transcript(turns: 
     _same_both_ways("claude-stream-json", [rec for turn in turns for rec in turn])
 
 
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_records(False), st.lists(_bare_turn(), min_size=1, max_size=6).map(
+    lambda turns: [rec for turn in turns for rec in turn])))
+def test_whether_the_run_delegated_is_what_the_builder_says(recs: list[dict[str, Any]]) -> None:
+    """The stream parser tells whether the run has subagents from what it recorded (a declared
+    subagent, a call that spawns one), not by walking every call: ``has_subagents`` agrees."""
+    from agenteval_assert._parsers._claude._stream import ClaudeStreamJsonParser
+
+    seen: list[tuple[bool, bool]] = []
+    usage = ClaudeStreamJsonParser._usage
+
+    def spy(st_: _Claude, *args: Any) -> None:
+        seen.append((bool(st_.b._subagents) or st_.delegated, st_.b.has_subagents()))
+        usage(st_, *args)
+
+    src = Source.from_bytes(("\n".join(json.dumps(r) for r in recs) + "\n").encode())
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ClaudeStreamJsonParser, "_usage", staticmethod(spy))
+        for records in (list(src.records()), [(line, _long_way(rec)) for line, rec in src.records()]):
+            _parse("claude-stream-json", records, src)
+    assert len(seen) == 2 and all(fast == walked for fast, walked in seen)
+
+
+@pytest.mark.parametrize("extra", [{}, {"timestamp": "2026-01-01T00:00:00Z"}], ids=["bare", "not-bare"])
+def test_a_spawning_call_of_a_name_first_seen_on_a_repeated_id(extra: dict[str, Any]) -> None:
+    """The first ``Task`` call repeats an id (not recorded, but its name is now known): the next
+    one, read inline, is the run's first spawning call."""
+    recs = [_call_line("t1", "Bash", **extra), _call_line("t1", "Task", **extra), _call_line("t2", "Task", **extra),
+            {"type": "result", "subtype": "success", "total_cost_usd": 2.0, "session_id": "s"}]
+    for rec in recs[:3]:
+        rec.update(session_id="s", parent_tool_use_id=None)
+    t = _same_both_ways("claude-stream-json", recs)
+    # a run with a subagent: its stated cost is the run's, not the main agent's
+    assert [c.kind for c in t.tool_calls] == ["shell", "subagent"] and t.usage.cost_usd is None
+    assert t.usage_total.cost_usd == 2.0
+
+
 @settings(max_examples=500)
 @given(_USAGE)
 def test_the_inline_usage_reading_is_usage_fields(usage: Any) -> None:

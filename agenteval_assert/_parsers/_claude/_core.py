@@ -61,6 +61,8 @@ class _Claude:
         self.final_parts: list[str] = []
         #: Task/Agent call id -> its input (for subagent type and description)
         self.spawn_inputs: dict[str, dict[str, Any]] = {}
+        #: a call that spawns a subagent was recorded (kind ``subagent``)
+        self.delegated = False
         self.declared: set[str] = set()
         self.first_ts: str | None = None
         self.last_ts: str | None = None
@@ -246,6 +248,7 @@ class _Claude:
                     if agent_id is not None and parent_id is None:
                         self.unparented_call(agent_id, cid)
                     if kind == "subagent":
+                        self.delegated = True
                         self.spawn_inputs[cid] = arguments
                     return
                 if bt == "text" and not synthetic:
@@ -351,8 +354,10 @@ class _Claude:
             return
         if agent_id is not None and parent_id is None:
             self.unparented_call(agent_id, key)
-        if kind == "subagent" and cid:
-            self.spawn_inputs[cid] = arguments
+        if kind == "subagent":
+            self.delegated = True
+            if cid:
+                self.spawn_inputs[cid] = arguments
 
     def _name(self, name: str) -> tuple[str, str, str | None, str | None]:
         """A tool name, its kind (``kind_of``, asked once per name) and its MCP server and tool

@@ -155,6 +155,7 @@ class ClaudeStreamJsonParser:
                                                        None, None, None):
                                             b.skip("repeated tool_use (same id)")
                                         elif kind == "subagent":
+                                            st.delegated = True
                                             st.spawn_inputs[cid] = arguments
                                     continue
                                 if bt == "text" and not synthetic:
@@ -267,7 +268,10 @@ class ClaudeStreamJsonParser:
         """
         b = st.b
         st.subagent_usage()
-        has_subagents = b.has_subagents()
+        # b.has_subagents(), without its walk over every call: a call of a subagent (with a
+        # parent_tool_use_id) comes after its agent is declared, so the calls can only add one
+        # that spawns a subagent (st.delegated)
+        has_subagents = bool(b._subagents) or st.delegated
         # the stated cost covers every agent: it is the main agent's only when there is no other
         main_cost = None if has_subagents else cost
         if result_usage:
