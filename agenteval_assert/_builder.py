@@ -77,13 +77,18 @@ def _maker(cls: type) -> Any:
     src = (f"def make({', '.join(params)}):\n    o = _new(_making)\n{''.join(body)}"
            "    o.__class__ = _cls\n    return o\n")
     exec(src, env)  # noqa: S102 - generated from the field names above
-    return env["make"]
+    make = env["make"]
+    make.making = making  # for the builder's hottest paths, which make their objects inline
+    return make
 
 
 _message = _maker(Message)
 _thinking = _maker(Thinking)
 _tool_result = _maker(ToolResult)
 _tool_call = _maker(ToolCall)
+#: the writable twins of ``Message`` and ``ToolResult`` (``_maker``), for the stores made inline
+_MakingMessage: Any = _message.making
+_MakingToolResult: Any = _tool_result.making
 
 #: Top-level unknown records kept for the foreign-format check.
 _UNKNOWN_SAMPLE = 20
@@ -375,7 +380,18 @@ class TranscriptBuilder:
                     self._main_text_step = len(steps)
         else:
             self._not_actions += 1
-        steps.append(_message(role, text, self.path, line, len(steps), agent_id, meta, skill))
+        # _message(role, text, self.path, line, len(steps), agent_id, meta, skill), inline
+        m = _new(_MakingMessage)
+        m.role = role
+        m.text = text
+        m._location_path = self.path
+        m._line = line
+        m.index = len(steps)
+        m.agent_id = agent_id
+        m.meta = meta
+        m.skill = skill
+        m.__class__ = Message
+        steps.append(m)
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
@@ -431,8 +447,26 @@ class TranscriptBuilder:
             n = s.step if type(s) is _Call else s.index
         else:
             n = step
-        c = _open_call(id, name, kind, arguments, self.path, line, n, step, "pending", server, tool,
-                       raw_arguments, parent_id, agent_id, started_at)
+        # _open_call(id, name, kind, arguments, self.path, line, n, step, "pending", server, tool,
+        # raw_arguments, parent_id, agent_id, started_at), inline
+        c: _Call = _new(_Call)
+        c.id = id
+        c.name = name
+        c.kind = kind
+        c.arguments = arguments
+        c._location_path = self.path
+        c._line = line
+        c.index = n
+        c.step = step
+        c.status = "pending"
+        c.result = None
+        c.server = server
+        c.tool = tool
+        c.raw_arguments = raw_arguments
+        c.parent_id = parent_id
+        c.agent_id = agent_id
+        c.started_at = started_at
+        c.ended_at = None
         calls[key] = c
         made.append(c)
         steps.append(c)
@@ -516,7 +550,16 @@ class TranscriptBuilder:
         if c.result is not None and not replace:
             self.skip("result repeating an answered call id")
             return None
-        c.result = _tool_result(text, raw, bool(is_error), exit_code, self.path, line)
+        # _tool_result(text, raw, bool(is_error), exit_code, self.path, line), inline
+        r = _new(_MakingToolResult)
+        r.text = text
+        r.raw = raw
+        r.is_error = bool(is_error)
+        r.exit_code = exit_code
+        r._location_path = self.path
+        r._line = line
+        r.__class__ = ToolResult
+        c.result = r
         if status is not None:
             c.status = status
         elif c.status == "pending":
