@@ -435,9 +435,6 @@ class TranscriptBuilder:
               agent_id: str | None, started_at: str | None) -> bool:
         """``call`` for the built-in parsers: positional, a pending call, no ``reuse_answered``
         (one call per tool_use or item: tens of thousands in a 100 MB log)."""
-        calls = self._calls
-        if key in calls:
-            return False
         steps = self._steps  # _new_call, inline
         made = self._made_calls
         step = len(steps)
@@ -467,7 +464,8 @@ class TranscriptBuilder:
         c.agent_id = agent_id
         c.started_at = started_at
         c.ended_at = None
-        calls[key] = c
+        if self._calls.setdefault(key, c) is not c:  # a key already known (one look-up, not two): c is dropped
+            return False
         made.append(c)
         steps.append(c)
         if raw_arguments is not None and not arguments:

@@ -311,3 +311,20 @@ def test_the_builders_inline_stores_make_what_its_makers_make() -> None:
         (call.result, ToolResult, _builder._tool_result("out", {"r": 1}, True, 2, "f.jsonl", 5)),
     ):
         assert type(made) is cls and fields(made, cls) == fields(expected, cls) and repr(made) == repr(expected)
+
+
+def test_a_repeated_call_key_records_nothing() -> None:
+    # _call makes the call before it looks its key up (one look-up): a repeat leaves no trace
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+
+    b = TranscriptBuilder("f.jsonl", "claude-stream-json", "claude-code")
+    assert b._call("k", "id1", "Bash", "shell", {"command": "ls"}, 1, None, None, None, None, None, None)
+    first = b.call_info("k")
+    b.message("assistant", "between", 2)
+    assert not b._call("k", "id2", "Read", "file_read", {}, 3, "{x", None, None, None, "a", None)
+    assert b.call_info("k") is first and len(b._steps) == 2 and len(b._made_calls) == 1
+    assert b.unreadable_arguments == [] and not b.has_subagents()
+    assert b._call("k2", "id3", "Read", "file_read", {}, 4, None, None, None, None, None, None)
+    t = b.build(ReadStats("f.jsonl"))
+    assert [(c.id, c.index, c.step) for c in t.tool_calls] == [("id1", 0, 0), ("id3", 1, 2)]
