@@ -33,7 +33,6 @@ from .model import (
     ToolResult,
     Transcript,
     Usage,
-    _Located,
 )
 
 #: ``Location(path, line)`` without the Python frame of a named tuple's ``__new__`` (which does
@@ -44,40 +43,52 @@ _tnew = tuple.__new__
 def _maker(cls: type) -> Any:
     """A function that makes a *cls* from its fields, positionally, in ``attrs.fields`` order,
     the ``location`` field given as two values, its path and its line (what the class stores,
-    ``model._LocationField``): ``object.__new__`` and one slot store per field, as the attrs
-    ``__init__`` does, without its ``object.__setattr__`` call per field that a frozen class pays
-    (a 100 MB log makes hundreds of thousands of steps). Only for the model's classes that have
-    no default factory, validator, converter or ``__attrs_post_init__`` (asserted here, and in
-    tests/test_builder_fields.py): what it makes is then the object
-    ``cls(..., Location(path, line), ...)`` makes, field for field."""
+    ``model._LocationField``): one slot store per field, as the attrs ``__init__`` does, without
+    its ``object.__setattr__`` call per field that a frozen class pays (a 100 MB log makes
+    hundreds of thousands of steps). The object is made as an instance of a private subclass of
+    *cls* that adds no slot and whose ``__setattr__`` is ``object``'s (so each store is the
+    interpreter's own slot store, not a call), then its class is set to *cls* (what ``_Call``
+    does for calls). Only for the model's classes that have no default factory, validator,
+    converter or ``__attrs_post_init__`` (asserted here, and in tests/test_builder_fields.py):
+    what it makes is then the object ``cls(..., Location(path, line), ...)`` makes, field for
+    field."""
     fields = attrs.fields(cls)
     assert not hasattr(cls, "__attrs_post_init__")
     assert all(f.init and f.validator is None and f.converter is None
                and not isinstance(f.default, attrs.Factory) for f in fields)  # type: ignore[arg-type]
     names = [f.name for f in fields]
     assert "location" in names and "path" not in names and "line" not in names
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    # writable, and no slot of its own: an instance can become a *cls* (``__class__``)
+    making = type(f"_Making{cls.__name__}", (cls,), {
+        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+        "__module__": __name__})
+    for name in names:  # each store below is the field's own slot, as *cls* defines it
+        assert name == "location" or type(cls.__dict__[name]).__name__ == "member_descriptor"
+    env: dict[str, Any] = {"_new": object.__new__, "_making": making, "_cls": cls}
     params = []
     body = []
-    for i, name in enumerate(names):
+    for name in names:
         if name == "location":  # the path in the field's own slot, the line in _line
-            env["_setpath"] = cls._location_path.__set__  # type: ignore[attr-defined]
-            env["_setline"] = _Located.__dict__["_line"].__set__
             params += ["path", "line"]
-            body.append("    _setpath(o, path)\n    _setline(o, line)\n")
+            body.append("    o._location_path = path\n    o._line = line\n")
             continue
-        env[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's member descriptor
         params.append(name)
-        body.append(f"    _set{i}(o, {name})\n")
-    src = f"def make({', '.join(params)}):\n    o = _new(_cls)\n{''.join(body)}    return o\n"
+        body.append(f"    o.{name} = {name}\n")
+    src = (f"def make({', '.join(params)}):\n    o = _new(_making)\n{''.join(body)}"
+           "    o.__class__ = _cls\n    return o\n")
     exec(src, env)  # noqa: S102 - generated from the field names above
-    return env["make"]
+    make = env["make"]
+    make.making = making  # for the builder's hottest paths, which make their objects inline
+    return make
 
 
 _message = _maker(Message)
 _thinking = _maker(Thinking)
 _tool_result = _maker(ToolResult)
 _tool_call = _maker(ToolCall)
+#: the writable twins of ``Message`` and ``ToolResult`` (``_maker``), for the stores made inline
+_MakingMessage: Any = _message.making
+_MakingToolResult: Any = _tool_result.making
 
 #: Top-level unknown records kept for the foreign-format check.
 _UNKNOWN_SAMPLE = 20
@@ -369,7 +380,18 @@ class TranscriptBuilder:
                     self._main_text_step = len(steps)
         else:
             self._not_actions += 1
-        steps.append(_message(role, text, self.path, line, len(steps), agent_id, meta, skill))
+        # _message(role, text, self.path, line, len(steps), agent_id, meta, skill), inline
+        m = _new(_MakingMessage)
+        m.role = role
+        m.text = text
+        m._location_path = self.path
+        m._line = line
+        m.index = len(steps)
+        m.agent_id = agent_id
+        m.meta = meta
+        m.skill = skill
+        m.__class__ = Message
+        steps.append(m)
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
@@ -413,9 +435,6 @@ class TranscriptBuilder:
               agent_id: str | None, started_at: str | None) -> bool:
         """``call`` for the built-in parsers: positional, a pending call, no ``reuse_answered``
         (one call per tool_use or item: tens of thousands in a 100 MB log)."""
-        calls = self._calls
-        if key in calls:
-            return False
         steps = self._steps  # _new_call, inline
         made = self._made_calls
         step = len(steps)
@@ -425,9 +444,28 @@ class TranscriptBuilder:
             n = s.step if type(s) is _Call else s.index
         else:
             n = step
-        c = _open_call(id, name, kind, arguments, self.path, line, n, step, "pending", server, tool,
-                       raw_arguments, parent_id, agent_id, started_at)
-        calls[key] = c
+        # _open_call(id, name, kind, arguments, self.path, line, n, step, "pending", server, tool,
+        # raw_arguments, parent_id, agent_id, started_at), inline
+        c: _Call = _new(_Call)
+        c.id = id
+        c.name = name
+        c.kind = kind
+        c.arguments = arguments
+        c._location_path = self.path
+        c._line = line
+        c.index = n
+        c.step = step
+        c.status = "pending"
+        c.result = None
+        c.server = server
+        c.tool = tool
+        c.raw_arguments = raw_arguments
+        c.parent_id = parent_id
+        c.agent_id = agent_id
+        c.started_at = started_at
+        c.ended_at = None
+        if self._calls.setdefault(key, c) is not c:  # a key already known (one look-up, not two): c is dropped
+            return False
         made.append(c)
         steps.append(c)
         if raw_arguments is not None and not arguments:
@@ -510,7 +548,16 @@ class TranscriptBuilder:
         if c.result is not None and not replace:
             self.skip("result repeating an answered call id")
             return None
-        c.result = _tool_result(text, raw, bool(is_error), exit_code, self.path, line)
+        # _tool_result(text, raw, bool(is_error), exit_code, self.path, line), inline
+        r = _new(_MakingToolResult)
+        r.text = text
+        r.raw = raw
+        r.is_error = bool(is_error)
+        r.exit_code = exit_code
+        r._location_path = self.path
+        r._line = line
+        r.__class__ = ToolResult
+        c.result = r
         if status is not None:
             c.status = status
         elif c.status == "pending":

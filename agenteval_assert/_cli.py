@@ -72,13 +72,28 @@ def _errors(calls: Sequence[ToolCall]) -> int | None:
 def _tally(calls: Sequence[ToolCall]) -> tuple[int | None, int, int]:
     """``_errors(calls)``, how many *calls* have no recorded outcome, and how many are
     unanswered: one pass over the calls (a long log has hundreds of thousands)."""
+    from .model import ToolCall  # loaded with the transcript; _cli itself imports it lazily
+
     errors = unrecorded = unanswered = 0
     for c in calls:
-        if c.outcome_recorded:
-            errors += c.is_error
-        else:
+        if type(c) is not ToolCall:  # a subclass may say otherwise: its own properties
+            if c.outcome_recorded:
+                errors += c.is_error
+            else:
+                unrecorded += 1
+            unanswered += c.unanswered
+            continue
+        # ToolCall's outcome_recorded, is_error and unanswered, inline (no three property
+        # frames per call: tests/test_cli_tally.py holds them to the properties)
+        status = c.status
+        result = c.result
+        if status == "unrecorded":
             unrecorded += 1
-        unanswered += c.unanswered
+        elif status in ("failed", "declined") or (
+                result is not None and (result.is_error or result.exit_code not in (None, 0))):
+            errors += 1
+        if result is None and status not in ("completed", "unrecorded"):
+            unanswered += 1
     return (None if unrecorded else errors), unrecorded, unanswered
 
 

@@ -282,3 +282,49 @@ def test_the_action_count_the_builder_keeps_is_the_one_counted_over_the_steps() 
         assert t.action_count(include_subagents=False) == fresh.action_count(include_subagents=False)
 
     same()
+
+
+def test_the_builders_inline_stores_make_what_its_makers_make() -> None:
+    # message(), _call() and _result() store their objects' slots inline (no maker call): each
+    # object is the one the maker makes, field for field, and of the model's own class
+    from agenteval_assert import _builder
+    from agenteval_assert._builder import TranscriptBuilder, _open_call
+    from agenteval_assert.model import Message, ToolResult
+
+    def fields(obj: Any, cls: type) -> list[Any]:
+        return [getattr(obj, f.name) for f in attrs.fields(cls)] + [obj._line, obj._location_path]
+
+    b = TranscriptBuilder("f.jsonl", "claude-stream-json", "claude-code")
+    b.message("user", "hello", 2)
+    b.message("assistant", "hi", 3, agent_id="a", meta=True, skill="s")
+    assert b._call("k", "id1", "Bash", "shell", {"command": "ls"}, 4, "raw", "srv", "tool", "p", "a", "t0")
+    call = b.call_info("k")
+    assert call is not None
+    opened = _open_call("id1", "Bash", "shell", {"command": "ls"}, "f.jsonl", 4, 0, 2, "pending", "srv", "tool",
+                        "raw", "p", "a", "t0")
+    assert type(call) is type(opened) and fields(call, ToolCall) == fields(opened, ToolCall)
+    assert b._result("k", "out", 5, {"r": 1}, 1, 2, None, "t1") is call  # a truthy is_error is stored as True
+    assert call.result is not None
+    for made, cls, expected in (
+        (b._steps[0], Message, _builder._message("user", "hello", "f.jsonl", 2, 0, None, False, None)),
+        (b._steps[1], Message, _builder._message("assistant", "hi", "f.jsonl", 3, 1, "a", True, "s")),
+        (call.result, ToolResult, _builder._tool_result("out", {"r": 1}, True, 2, "f.jsonl", 5)),
+    ):
+        assert type(made) is cls and fields(made, cls) == fields(expected, cls) and repr(made) == repr(expected)
+
+
+def test_a_repeated_call_key_records_nothing() -> None:
+    # _call makes the call before it looks its key up (one look-up): a repeat leaves no trace
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+
+    b = TranscriptBuilder("f.jsonl", "claude-stream-json", "claude-code")
+    assert b._call("k", "id1", "Bash", "shell", {"command": "ls"}, 1, None, None, None, None, None, None)
+    first = b.call_info("k")
+    b.message("assistant", "between", 2)
+    assert not b._call("k", "id2", "Read", "file_read", {}, 3, "{x", None, None, None, "a", None)
+    assert b.call_info("k") is first and len(b._steps) == 2 and len(b._made_calls) == 1
+    assert b.unreadable_arguments == [] and not b.has_subagents()
+    assert b._call("k2", "id3", "Read", "file_read", {}, 4, None, None, None, None, None, None)
+    t = b.build(ReadStats("f.jsonl"))
+    assert [(c.id, c.index, c.step) for c in t.tool_calls] == [("id1", 0, 0), ("id3", 1, 2)]

@@ -122,7 +122,8 @@ def test_real_files_give_the_same_transcript_the_long_way(fmt: str, path: Path) 
 # -- generated records ------------------------------------------------------------------------
 
 _TEXT = st.sampled_from(["done", "", "  ", "\u2003\n", "\x1c", "a\u00a0", "The user doesn't want to proceed with this tool use",
-                         "[Request interrupted by user]", "<command-name>/x:y</command-name>"])
+                         "[Request interrupted by user]", "<command-name>/x:y</command-name>",
+                         "Base directory for this skill: /p/skills/z", "done\nagentId: a1\n<usage>x</usage>"])
 _ODD = st.sampled_from([None, 0, 1.5, True, [], {}, "", "x"])
 _NAME = st.one_of(st.sampled_from(["Bash", "Read", "Task", "Agent", "Skill", "mcp__srv__do__it", "mcp__plugin_a_b__go",
                                    "mcp__other__x", ""]), _ODD)
@@ -194,7 +195,15 @@ def _envelope(draw: st.DrawFn, rec: dict[str, Any], session: bool) -> dict[str, 
         if rec["isSidechain"]:
             rec["agentId"] = draw(st.sampled_from(["a1", "a2", None]))
     else:
-        rec.update(session_id="s", parent_tool_use_id=draw(st.sampled_from([None, None, None, "t1", "", 3])))
+        # mostly the bare envelope (type, message, session_id, parent_tool_use_id and nothing
+        # else: the parse skips looking up the other keys), sometimes one key short, or a
+        # timestamp more
+        if draw(st.integers(0, 5)):
+            rec["session_id"] = "s"
+        if draw(st.integers(0, 5)):
+            rec["parent_tool_use_id"] = draw(st.sampled_from([None, None, None, "t1", "", 3]))
+        if not draw(st.integers(0, 4)):
+            rec["timestamp"] = draw(st.sampled_from(["2026-01-01T00:00:00Z", "", None]))
     return rec
 
 
@@ -218,6 +227,114 @@ def test_generated_records_give_the_same_transcript_the_long_way(session: bool, 
     src = Source.from_bytes(text.encode())
     plain, long, _ = _both_ways("claude-session" if session else "claude-stream-json", src)
     assert plain == long
+
+
+@st.composite
+def _bare_line(draw: st.DrawFn) -> dict[str, Any]:
+    """A stream-json line of the bare envelope (``type``, ``message``, ``session_id``,
+    ``parent_tool_use_id``: the main agent's lines, read inline by the parse loop) holding one
+    call, one text or one result, or something else."""
+    kind = draw(st.sampled_from(["call", "call", "text", "result", "result", "other"]))
+    if kind == "other":
+        rec = draw(st.one_of(_assistant(False), _user(False)))
+        rec.pop("timestamp", None)
+        rec.update(session_id="s", parent_tool_use_id=None)
+        return rec
+    # mostly well-formed (a call and its result pair up), sometimes odd
+    good_id = st.sampled_from(["t1", "t2", "t3"])
+    ids = st.one_of(good_id, good_id, good_id, _ID)
+    if kind == "result":
+        block = draw(st.fixed_dictionaries(
+            {"type": st.just("tool_result"), "tool_use_id": ids,
+             "content": st.one_of(_TEXT, _TEXT, _TEXT, _ODD, st.lists(st.fixed_dictionaries(
+                 {"type": st.just("text"), "text": _TEXT}), max_size=2))},
+            optional={"is_error": _ODD}))
+        return {"type": "user", "message": {"role": "user", "content": [block]}, "session_id": "s",
+                "parent_tool_use_id": None}
+    good_name = st.sampled_from(["Bash", "Task", "Agent", "mcp__srv__do__it"])
+    good_input = st.fixed_dictionaries({}, optional={"command": st.just("ls"), "subagent_type": st.just("x")})
+    block = draw(st.fixed_dictionaries({"type": st.just("tool_use"), "name": st.one_of(good_name, good_name, _NAME),
+                                        "id": ids, "input": st.one_of(good_input, good_input, _INPUT)})
+                 if kind == "call" else st.fixed_dictionaries({"type": st.just("text"), "text": st.one_of(_TEXT, _ODD)}))
+    msg: dict[str, Any] = {"role": "assistant", "model": draw(_MODEL), "id": draw(_MSG_ID), "content": [block]}
+    if draw(st.booleans()):
+        msg["usage"] = draw(_USAGE)
+    return {"type": "assistant", "message": msg, "session_id": "s", "parent_tool_use_id": None}
+
+
+@st.composite
+def _bare_turn(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A bare call line and a bare result line for it (its id, a text: rejected, a subagent's
+    answer...), the text lines of one API message, any one bare line, an init, or a user text."""
+    kind = draw(st.sampled_from(["pair", "pair", "line", "init", "text", "texts"]))
+    if kind == "texts":  # the text lines of one API message: one final response
+        mid = draw(_MSG_ID)
+        return [{"type": "assistant", "session_id": "s", "parent_tool_use_id": None, "message": {
+            "role": "assistant", "model": "claude-a", "id": mid, "content": [{"type": "text", "text": text}]}}
+            for text in draw(st.lists(_TEXT, min_size=1, max_size=3))]
+    if kind == "line":
+        return [draw(_bare_line())]
+    if kind == "init":
+        return [draw(_INIT)]
+    if kind == "text":
+        return [{"type": "user", "session_id": "s", "parent_tool_use_id": None,
+                 "message": {"role": "user", "content": draw(_TEXT)}}]
+    call, result = draw(_bare_line()), draw(_bare_line())
+    cid = draw(st.sampled_from(["t1", "t2", "t3"]))
+    call["type"] = "assistant"
+    call["message"] = {"role": "assistant", "model": draw(_MODEL), "id": draw(_MSG_ID), "content": [
+        {"type": "tool_use", "id": cid, "name": draw(st.sampled_from(["Bash", "Task", "Agent", "mcp__srv__do__it"])),
+         "input": {"description": "d"}}]}
+    block = {"type": "tool_result", "tool_use_id": cid, "content": draw(_TEXT)}
+    block.update(draw(st.fixed_dictionaries({}, optional={"is_error": _ODD})))
+    result["type"] = "user"
+    result["message"] = {"role": "user", "content": [block]}
+    return [call, result]
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_bare_turn(), min_size=1, max_size=8))
+def test_the_main_agents_bare_lines_read_inline_give_the_same_transcript(turns: list[list[dict[str, Any]]]) -> None:
+    """The parse loop reads the main agent's bare lines of one call, text or result itself (not
+    through ``assistant``/``tool_result``): the same transcript as the long way."""
+    _same_both_ways("claude-stream-json", [rec for turn in turns for rec in turn])
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_records(False), st.lists(_bare_turn(), min_size=1, max_size=6).map(
+    lambda turns: [rec for turn in turns for rec in turn])))
+def test_whether_the_run_delegated_is_what_the_builder_says(recs: list[dict[str, Any]]) -> None:
+    """The stream parser tells whether the run has subagents from what it recorded (a declared
+    subagent, a call that spawns one), not by walking every call: ``has_subagents`` agrees."""
+    from agenteval_assert._parsers._claude._stream import ClaudeStreamJsonParser
+
+    seen: list[tuple[bool, bool]] = []
+    usage = ClaudeStreamJsonParser._usage
+
+    def spy(st_: _Claude, *args: Any) -> None:
+        seen.append((bool(st_.b._subagents) or st_.delegated, st_.b.has_subagents()))
+        usage(st_, *args)
+
+    src = Source.from_bytes(("\n".join(json.dumps(r) for r in recs) + "\n").encode())
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ClaudeStreamJsonParser, "_usage", staticmethod(spy))
+        for records in (list(src.records()), [(line, _long_way(rec)) for line, rec in src.records()]):
+            _parse("claude-stream-json", records, src)
+    assert len(seen) == 2 and all(fast == walked for fast, walked in seen)
+
+
+@pytest.mark.parametrize("extra", [{}, {"timestamp": "2026-01-01T00:00:00Z"}], ids=["bare", "not-bare"])
+def test_a_spawning_call_of_a_name_first_seen_on_a_repeated_id(extra: dict[str, Any]) -> None:
+    """The first ``Task`` call repeats an id (not recorded, but its name is now known): the next
+    one, read inline, is the run's first spawning call."""
+    recs = [_call_line("t1", "Bash", **extra), _call_line("t1", "Task", **extra), _call_line("t2", "Task", **extra),
+            {"type": "result", "subtype": "success", "total_cost_usd": 2.0, "session_id": "s"}]
+    for rec in recs[:3]:
+        rec.update(session_id="s", parent_tool_use_id=None)
+    t = _same_both_ways("claude-stream-json", recs)
+    # a run with a subagent: its stated cost is the run's, not the main agent's
+    assert [c.kind for c in t.tool_calls] == ["shell", "subagent"] and t.usage.cost_usd is None
+    assert t.usage_total.cost_usd == 2.0
 
 
 @settings(max_examples=500)

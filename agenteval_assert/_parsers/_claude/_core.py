@@ -17,6 +17,8 @@ _COMMAND_NAME = re.compile(r"<command-name>/?([^<\s]+)</command-name>")
 _SKILL_BODY = "Base directory for this skill:"
 _SKILL_DIR = re.compile(r"[/\\]skills[/\\]([^/\\\s]+)[/\\]?\s*$")
 _INTERRUPTED = "[Request interrupted by user"
+#: ``dict.get``'s answer for a key that is absent (``None`` may be a value)
+_ABSENT: Any = object()
 _REJECTED = "The user doesn't want to proceed with this tool use"
 
 
@@ -59,6 +61,8 @@ class _Claude:
         self.final_parts: list[str] = []
         #: Task/Agent call id -> its input (for subagent type and description)
         self.spawn_inputs: dict[str, dict[str, Any]] = {}
+        #: a call that spawns a subagent was recorded (kind ``subagent``)
+        self.delegated = False
         self.declared: set[str] = set()
         self.first_ts: str | None = None
         self.last_ts: str | None = None
@@ -181,7 +185,10 @@ class _Claude:
         parent_id: str | None,
         ts: str | None,
         count_usage: bool = True,
+        bare: bool = False,
     ) -> None:
+        """An assistant line. *bare*: the caller found that the record holds no key but its
+        envelope's (no API-error or request-id key: they are not looked up)."""
         b = self.b
         model = msg.get("model")
         if model == self._last_model:  # the lines of a run name one model (never "<synthetic>")
@@ -191,7 +198,9 @@ class _Claude:
             if not synthetic:
                 self._last_model = model
                 self.see_model(model)
-        if "isApiErrorMessage" in rec or "is_api_error_message" in rec or "error" in rec:  # most lines have none
+        if bare:
+            api_error = False
+        elif "isApiErrorMessage" in rec or "is_api_error_message" in rec or "error" in rec:  # most lines have none
             api_error = (rec.get("isApiErrorMessage") is True or rec.get("is_api_error_message") is True
                          or isinstance(rec.get("error"), str))
         else:
@@ -199,8 +208,8 @@ class _Claude:
         mid = msg.get("id")
         if not isinstance(mid, str) or not mid:
             mid = None
-        if count_usage and not synthetic and "usage" in msg:
-            if "requestId" in rec or "request_id" in rec:  # stream-json lines have neither
+        if count_usage and not synthetic and (usage := msg.get("usage", _ABSENT)) is not _ABSENT:
+            if not bare and ("requestId" in rec or "request_id" in rec):  # stream-json lines have neither
                 req = rec.get("requestId")
                 if not isinstance(req, str) or not req:
                     req = rec.get("request_id")
@@ -209,7 +218,6 @@ class _Claude:
             else:
                 req = ""
             key = f"{mid}:{req}" if mid else f"#line{line}"
-            usage = msg["usage"]
             # the lines of one split API message repeat its usage: add_usage skips them, here
             # without the call
             if key != self._last_usage_key or usage != self._last_usage:
@@ -240,6 +248,7 @@ class _Claude:
                     if agent_id is not None and parent_id is None:
                         self.unparented_call(agent_id, cid)
                     if kind == "subagent":
+                        self.delegated = True
                         self.spawn_inputs[cid] = arguments
                     return
                 if bt == "text" and not synthetic:
@@ -249,6 +258,13 @@ class _Claude:
                         if agent_id is None:
                             self._final_text(mid or f"#line{line}", text)
                         return
+        self.blocks(line, rec, content, agent_id, parent_id, ts, api_error, synthetic, mid)
+
+    def blocks(self, line: int, rec: dict[str, Any], content: Any, agent_id: str | None, parent_id: str | None,
+               ts: str | None, api_error: bool, synthetic: bool, mid: str | None) -> None:
+        """The content of an assistant line, block by block (``assistant`` decided the rest: an
+        API error, a synthetic model, the API message's id *mid*)."""
+        b = self.b
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         elif not isinstance(content, list):
@@ -338,8 +354,10 @@ class _Claude:
             return
         if agent_id is not None and parent_id is None:
             self.unparented_call(agent_id, key)
-        if kind == "subagent" and cid:
-            self.spawn_inputs[cid] = arguments
+        if kind == "subagent":
+            self.delegated = True
+            if cid:
+                self.spawn_inputs[cid] = arguments
 
     def _name(self, name: str) -> tuple[str, str, str | None, str | None]:
         """A tool name, its kind (``kind_of``, asked once per name) and its MCP server and tool
@@ -462,8 +480,12 @@ class _Claude:
             status = "declined"
         # the call this result answered (also when it repeats an answered one)
         info = b._result(tid, text, line, raw, is_error, None, status, ts) or b.call_info(tid)
-        if info is None or info.kind != "subagent":
-            return
+        if info is not None and info.kind == "subagent":
+            self.subagent_result(tid, text, payload, is_error)
+
+    def subagent_result(self, tid: str, text: str, payload: Any, is_error: bool) -> None:
+        """The result *text* of the subagent call *tid*: the subagent it names, and its answer."""
+        b = self.b
         agent = _nonempty(payload.get("agentId")) if self.session and isinstance(payload, dict) else None
         if agent is not None:
             self.link_agent(agent, tid)

@@ -25,7 +25,7 @@ from ._access import (
     _usage_fields,
     _usage_text,
 )
-from ._core import _Claude
+from ._core import _REJECTED, _Claude
 from ._detect import _foreign_reason, _is_session_record, _is_stream_record, _records, _seen
 
 __all__ = ["ClaudeStreamJsonParser"]
@@ -60,6 +60,9 @@ _STREAM_SKIP_SYSTEM = frozenset(
     }
 )
 
+#: ``dict.get``'s answer for a key that is absent (``None`` may be a value)
+_ABSENT: Any = object()
+
 #: What an MCP server's name loses in its tools' names (``plugin:a:b`` -> ``plugin_a_b``).
 _SANITIZE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -92,6 +95,7 @@ class ClaudeStreamJsonParser:
 
     def parse(self, records: Iterator[Record], b: TranscriptBuilder) -> None:
         st = _Claude(b, session=False, kind_of=self.kind_of)
+        names = st._names  # cleared in place when the servers grow (st.servers_changed)
         result_usage: list[list[int | None]] = []
         cost: float | None = None
         result_text: str | None = None
@@ -106,16 +110,90 @@ class ClaudeStreamJsonParser:
                     b.damaged(line, f"{t} record without a message object", msg)
                     continue
                 b.run_ended = False  # a step: the end record, if any, must come after it
-                ts = rec.get("timestamp")  # st.timestamp, inline
-                if isinstance(ts, str) and ts:
-                    if st.first_ts is None:
-                        st.first_ts = ts
-                    st.last_ts = ts
-                else:
+                if (len(rec) == 4 and type(rec) is dict and "session_id" in rec
+                        and (ptid := rec.get("parent_tool_use_id", _ABSENT)) is not _ABSENT):
+                    # the common line holds these four keys and no other: no timestamp, no API
+                    # error or request id, no tool_use_result (not looked up one by one)
+                    bare = True
                     ts = None
+                    if ptid is None:
+                        # the main agent's, most lines: what st.assistant and st.tool_result do
+                        # with a line of one call, one text or one result, inline
+                        # (tests/test_claude_speed_paths.py: the same transcript as st.assistant's)
+                        if b.session_id is None:
+                            b.session_id = _nonempty(rec.get("session_id"))
+                        content = msg.get("content")
+                        if t == "assistant":
+                            model = msg.get("model")
+                            if model == st._last_model:  # never "<synthetic>"
+                                synthetic = False
+                            else:
+                                synthetic = model == "<synthetic>"
+                                if not synthetic:
+                                    st._last_model = model
+                                    st.see_model(model)
+                            mid = msg.get("id")
+                            if not isinstance(mid, str) or not mid:
+                                mid = None
+                            if not synthetic and (usage := msg.get("usage", _ABSENT)) is not _ABSENT:
+                                key = f"{mid}:" if mid else f"#line{line}"
+                                if key != st._last_usage_key or usage != st._last_usage:
+                                    st.new_usage(key, usage, None)
+                            st.pending_command = None
+                            if type(content) is list and len(content) == 1 and type(block := content[0]) is dict:
+                                bt = block.get("type")
+                                if bt == "tool_use":
+                                    name = block.get("name")
+                                    known = names.get(name) if type(name) is str else None
+                                    cid = block.get("id")
+                                    arguments = block.get("input")
+                                    if known is None or type(cid) is not str or not cid or type(arguments) is not dict:
+                                        st.call(line, 0, block, None, None, None)
+                                    else:
+                                        name, kind, server, tool = known
+                                        if not b._call(cid, cid, name, kind, arguments, line, None, server, tool,
+                                                       None, None, None):
+                                            b.skip("repeated tool_use (same id)")
+                                        elif kind == "subagent":
+                                            st.delegated = True
+                                            st.spawn_inputs[cid] = arguments
+                                    continue
+                                if bt == "text" and not synthetic:
+                                    text = block.get("text")
+                                    if type(text) is str and text and not text.isspace():
+                                        b.message("assistant", text, line)
+                                        st._final_text(mid or f"#line{line}", text)
+                                        continue
+                            st.blocks(line, rec, content, None, None, None, False, synthetic, mid)
+                            continue
+                        if (type(content) is list and len(content) == 1 and type(block := content[0]) is dict
+                                and block.get("type") == "tool_result"):
+                            tid = block.get("tool_use_id")
+                            text = block.get("content")
+                            if type(tid) is str and tid and type(text) is str:
+                                is_error = block.get("is_error") is True
+                                info = b._result(tid, text, line, None, is_error, None,
+                                                 "declined" if text.startswith(_REJECTED) else None,
+                                                 None) or b.call_info(tid)
+                                if info is not None and info.kind == "subagent":
+                                    st.subagent_result(tid, text, None, is_error)
+                            else:
+                                st.tool_result(line, block, None, None)
+                            continue
+                        st.user(line, msg, agent_id=None, ts=None, payload=None, meta=False, from_tool=False)
+                        continue
+                else:
+                    bare = False
+                    ts = rec.get("timestamp")  # st.timestamp, inline
+                    if isinstance(ts, str) and ts:
+                        if st.first_ts is None:
+                            st.first_ts = ts
+                        st.last_ts = ts
+                    else:
+                        ts = None
+                    ptid = rec.get("parent_tool_use_id")
                 if b.session_id is None:
                     b.session_id = _nonempty(rec.get("session_id"))
-                ptid = rec.get("parent_tool_use_id")
                 if ptid is None:
                     pass
                 elif not isinstance(ptid, str) or not ptid:
@@ -129,12 +207,12 @@ class ClaudeStreamJsonParser:
                             description=_nonempty(rec.get("task_description")),
                         )
                 if t == "assistant":
-                    st.assistant(line, rec, msg, ptid, ptid, ts)
+                    st.assistant(line, rec, msg, ptid, ptid, ts, True, bare)
                 elif type(content := msg.get("content")) is list and len(content) == 1 and type(
                         block := content[0]) is dict and block.get("type") == "tool_result":
                     # the common user line: one tool result (what st.user does with it, without
                     # reading what only a text needs)
-                    st.tool_result(line, block, rec.get("tool_use_result"), ts)
+                    st.tool_result(line, block, None if bare else rec.get("tool_use_result"), ts)
                 else:
                     meta = rec.get("isReplay") is True or rec.get("isSynthetic") is True or rec.get("isMeta") is True
                     st.user(line, msg, agent_id=ptid, ts=ts, payload=rec.get("tool_use_result"), meta=meta,
@@ -190,7 +268,10 @@ class ClaudeStreamJsonParser:
         """
         b = st.b
         st.subagent_usage()
-        has_subagents = b.has_subagents()
+        # b.has_subagents(), without its walk over every call: a call of a subagent (with a
+        # parent_tool_use_id) comes after its agent is declared, so the calls can only add one
+        # that spawns a subagent (st.delegated)
+        has_subagents = bool(b._subagents) or st.delegated
         # the stated cost covers every agent: it is the main agent's only when there is no other
         main_cost = None if has_subagents else cost
         if result_usage:
