@@ -215,6 +215,29 @@ def test_completed_items_share_their_type_status_and_id_strings() -> None:
     assert b.status == "failed"
 
 
+def test_item_ids_are_shared_strings_equal_to_the_decoded_ones() -> None:
+    # a tool item's id is the one string of the id table (item_N, small N), held by the call and
+    # its item; the transcript is the one made with the decoded strings kept
+    records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "A"}]
+    for n in (0, 1, 4095, 4096, 7):
+        records += [_item("item.started", n), _item("item.completed", n)]
+    records.append({"type": "item.completed", "item": {"id": "item_9", "type": "file_change", "changes": [],
+                                                       "status": "completed"}})
+    records.append({"type": "item.completed", "item": {"id": "itm_9", "type": "file_change", "changes": [],
+                                                       "status": "completed"}})
+    text = jsonl(records)
+    t = parse(text, format="codex-exec")
+    for c in t.tool_calls:
+        assert c.result is not None and c.result.raw["id"] is c.id
+        if c.id in _exec._SHARED_ITEM_IDS:
+            assert c.id is _exec._SHARED_ITEM_IDS[c.id]
+    assert [c.id for c in t.tool_calls] == ["item_0", "item_1", "item_4095", "item_4096", "item_7", "item_9", "itm_9"]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_exec, "_SHARED_ITEM_IDS", {})  # the long way: the decoded strings kept
+        long = _dump(parse(text, format="codex-exec"))
+    assert _dump(t) == long
+
+
 def test_the_keys_kept_stay_bounded_on_many_resumed_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3,000 resumed runs of two calls each: the builder's map keeps the keys of a batch, not all
     seen: list[int] = []

@@ -67,6 +67,10 @@ _ITEM_IDS = [f"item_{n}" for n in range(4096)]
 _LAST_ITEM_ID = len(_ITEM_IDS) - 2  # the last n whose item_{n + 1} is in _ITEM_IDS
 #: ``item_N`` → N, for those ids: a look-up instead of reading the digits
 _ITEM_NUMBERS = {iid: n for n, iid in enumerate(_ITEM_IDS)}
+#: ``item_N`` → the same string of ``_ITEM_IDS``: a call's id and its item's are that one string,
+#: not a decoded copy per item (a 100 MB log has 77,000 tool items, their ids restarting in
+#: every resumed run)
+_SHARED_ITEM_IDS = {iid: iid for iid in _ITEM_IDS}
 
 
 def _item_id_after(n: int) -> str:
@@ -586,7 +590,8 @@ class _ExecRun:
                 return
             key, native = f"{self.run}:@{line}", f"line:{line}"
         else:
-            key, native = f"{self.run}:{iid}", iid
+            native = _SHARED_ITEM_IDS.get(iid, iid)
+            key = f"{self.run}:{native}"
         c = b._calls.get(key)  # call_info
         if c is not None and c.result is not None:  # the item completed already
             b.skip(f"{ev} of an item already completed")
@@ -619,8 +624,8 @@ class _ExecRun:
                 item["status"] = st
         else:
             st = None
-        if c is not None and item.get("id") == c.id:
-            item["id"] = c.id
+        if item.get("id") == native:  # the call's own id (the first item's: c.id), or the one made above
+            item["id"] = native if c is None else c.id
         text, raw, is_error, exit_code = _tool_item_result(kind, item)
         if st == "completed" and is_error:
             st = "failed"
