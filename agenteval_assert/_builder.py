@@ -20,6 +20,7 @@ import attrs
 from ._reader import ReadStats
 from .model import (
     _ACTION_COUNT,
+    _MAX_LINE,
     Health,
     LineIssue,
     Location,
@@ -33,7 +34,9 @@ from .model import (
     ToolResult,
     Transcript,
     Usage,
+    _Lines,
     _Located,
+    _place,
 )
 
 #: ``Location(path, line)`` without the Python frame of a named tuple's ``__new__`` (which does
@@ -43,13 +46,19 @@ _tnew = tuple.__new__
 
 def _maker(cls: type) -> Any:
     """A function that makes a *cls* from its fields, positionally, in ``attrs.fields`` order,
-    the ``location`` field given as two values, its path and its line (what the class stores,
-    ``model._LocationField``): ``object.__new__`` and one slot store per field, as the attrs
-    ``__init__`` does, without its ``object.__setattr__`` call per field that a frozen class pays
-    (a 100 MB log makes hundreds of thousands of steps). Only for the model's classes that have
-    no default factory, validator, converter or ``__attrs_post_init__`` (asserted here, and in
+    the ``location`` field given as two values, its path and its line: ``object.__new__`` and
+    one slot store per field, as the attrs ``__init__`` does, without its
+    ``object.__setattr__`` call per field that a frozen class pays (a 100 MB log makes hundreds
+    of thousands of steps). Only for the model's classes that have no default factory,
+    validator, converter or ``__attrs_post_init__`` (asserted here, and in
     tests/test_builder_fields.py): what it makes is then the object
-    ``cls(..., Location(path, line), ...)`` makes, field for field."""
+    ``cls(..., Location(path, line), ...)`` makes, field for field.
+
+    A result stores the path and the line (``model._LocationField``). A step stores what
+    ``model._place(path, line, place)`` gives (``model._PlacedLocation``): given the builder's
+    ``_Lines`` as its path, the line goes to that array at the step's place (``index``, a
+    call's ``step``), taken here without the call when it fits (an int from 0 to 2**32 - 1 at
+    the next place)."""
     fields = attrs.fields(cls)
     assert not hasattr(cls, "__attrs_post_init__")
     assert all(f.init and f.validator is None and f.converter is None
@@ -60,6 +69,20 @@ def _maker(cls: type) -> Any:
     params = []
     body = []
     for i, name in enumerate(names):
+        if name == "location" and "_location_slot" in cls.__dict__:  # a step: model._PlacedLocation
+            place = "step" if "step" in names else "index"
+            assert place in names
+            env.update(_setloc=cls.__dict__["_location_slot"].__set__, _Lines=_Lines, _place=_place,
+                       _MAX_LINE=_MAX_LINE)
+            params += ["path", "line"]
+            body.append(
+                f"    if (type(path) is _Lines and type(line) is int and 0 <= line <= _MAX_LINE\n"
+                f"            and len(lines := path.lines) == {place}):\n"
+                f"        lines.append(line)\n"
+                f"        _setloc(o, path)\n"
+                f"    else:\n"
+                f"        _setloc(o, _place(path, line, {place}))\n")
+            continue
         if name == "location":  # the path in the field's own slot, the line in _line
             env["_setpath"] = cls._location_path.__set__  # type: ignore[attr-defined]
             env["_setline"] = _Located.__dict__["_line"].__set__
@@ -183,8 +206,7 @@ class _Call(ToolCall):
     agent_id: str | None
     started_at: str | None
     ended_at: str | None
-    _location_path: Any  # model._LocationField: the path (or a location that is no Location)
-    _line: int | None
+    _location_slot: Any  # model._PlacedLocation: the builder's _Lines, or the location given
 
     def __init__(  # ToolCall's fields, positionally, in its order (tests/test_builder_fields.py)
         self, id: str, name: str, kind: str, arguments: dict[str, Any], location: Location, index: int,
@@ -212,15 +234,15 @@ class _Call(ToolCall):
 
     @property
     def line(self) -> int:
-        line: int | None = self._line
-        return self.location.line if line is None else line
+        v = self._location_slot
+        if type(v) is _Lines:
+            return v.lines[self.step]
+        line: int = self.location.line
+        return line
 
     @line.setter
     def line(self, value: int) -> None:
-        if self._line is None:
-            self.location = _tnew(Location, (self.location.path, value))
-        else:
-            self._line = value
+        self.location = _tnew(Location, (self.location.path, value))
 
 
 _new = object.__new__
@@ -237,19 +259,25 @@ def _shared_index(steps: list[Any], n: int) -> int:
     return len(steps)
 
 
-def _open_call(id: str, name: str, kind: str, arguments: dict[str, Any], path: str, line: int, index: int,
-               step: int, status: str, server: str | None, tool: str | None, raw_arguments: str | None,
-               parent_id: str | None, agent_id: str | None, started_at: str | None) -> _Call:
+def _open_call(id: str, name: str, kind: str, arguments: dict[str, Any], path: _Lines | str, line: int,
+               index: int, step: int, status: str, server: str | None, tool: str | None,
+               raw_arguments: str | None, parent_id: str | None, agent_id: str | None,
+               started_at: str | None) -> _Call:
     """``_Call(id, ..., Location(path, line), ..., started_at, None)`` with no result: the slots
-    stored as ``_Call.__init__`` stores them, the location as ``model._LocationField`` keeps one
-    (its path and its line), without making the ``Location``."""
+    stored as ``_Call.__init__`` stores them, the location as ``model._PlacedLocation`` keeps
+    one (*path*: the builder's ``_Lines``, which takes the line at the call's *step*), without
+    making the ``Location``."""
     c: _Call = _new(_Call)
     c.id = id
     c.name = name
     c.kind = kind
     c.arguments = arguments
-    c._location_path = path
-    c._line = line
+    if (type(path) is _Lines and type(line) is int and 0 <= line <= _MAX_LINE
+            and len(lines := path.lines) == step):  # _place(path, line, step), inline
+        lines.append(line)
+        c._location_slot = path
+    else:
+        c._location_slot = _place(path, line, step)
     c.index = index
     c.step = step
     c.status = status
@@ -269,6 +297,8 @@ class TranscriptBuilder:
 
     def __init__(self, path: str, format: str, agent: str) -> None:
         self.path = path
+        #: the path and the line of every step, at its place (``model._PlacedLocation``)
+        self._where = _Lines(path)
         self.format = format
         self.agent = agent
         self.model: str | None = None
@@ -369,12 +399,12 @@ class TranscriptBuilder:
                     self._main_text_step = len(steps)
         else:
             self._not_actions += 1
-        steps.append(_message(role, text, self.path, line, len(steps), agent_id, meta, skill))
+        steps.append(_message(role, text, self._where, line, len(steps), agent_id, meta, skill))
 
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
         steps = self._steps
-        steps.append(_thinking(text, self.path, line, len(steps), agent_id))
+        steps.append(_thinking(text, self._where, line, len(steps), agent_id))
 
     def call(
         self,
@@ -425,7 +455,7 @@ class TranscriptBuilder:
             n = s.step if type(s) is _Call else s.index
         else:
             n = step
-        c = _open_call(id, name, kind, arguments, self.path, line, n, step, "pending", server, tool,
+        c = _open_call(id, name, kind, arguments, self._where, line, n, step, "pending", server, tool,
                        raw_arguments, parent_id, agent_id, started_at)
         calls[key] = c
         made.append(c)
@@ -439,7 +469,7 @@ class TranscriptBuilder:
                   agent_id: str | None, started_at: str | None, status: str) -> None:
         steps = self._steps
         step = len(steps)
-        c = _open_call(id, name, kind, arguments, self.path, line, _shared_index(steps, len(self._made_calls)), step,
+        c = _open_call(id, name, kind, arguments, self._where, line, _shared_index(steps, len(self._made_calls)), step,
                        status, server, tool, raw_arguments, parent_id, agent_id, started_at)
         made = self._made_calls
         self._calls[key] = c

@@ -207,7 +207,7 @@ def test_a_call_in_the_making_moves_its_line_whatever_its_location() -> None:
     c = _Call(*args)
     assert c.line == 3
     c.line = 5
-    assert c.location == Location("f", 5) and c._line == 5
+    assert c.location == Location("f", 5)
 
     class Sub(Location):
         pass
@@ -215,7 +215,19 @@ def test_a_call_in_the_making_moves_its_line_whatever_its_location() -> None:
     c = _Call(*args)
     assert c.line == 1 and c.location is args[4]
     c.line = 4  # a location kept as given is replaced by a plain one
-    assert c.location == Location("g", 4) and type(c.location) is Location and c._line == 4
+    assert c.location == Location("g", 4) and type(c.location) is Location
+
+    # a call the builder makes reads its line in the builder's array of lines, at its step
+    from agenteval_assert._builder import TranscriptBuilder
+
+    b = TranscriptBuilder("h.jsonl", "codex-exec", "codex")
+    b.message("user", "go", 7)
+    assert b._call("k", "i", "n", "other", {}, 9, None, None, None, None, None, None)
+    made = b._calls["k"]
+    assert made.line == 9 and made.location == Location("h.jsonl", 9) and made._location_slot is b._where
+    made.line = 11
+    assert made.line == 11 and made.location == Location("h.jsonl", 11)
+    assert b._steps[0].location == Location("h.jsonl", 7)  # the array is left as it was
 
 
 def test_every_call_gets_its_place_among_the_calls_and_among_the_steps() -> None:

@@ -217,7 +217,13 @@ class _ExecRun:
         self.rereader = _LineRereader(b.path)
         #: item records with a duplicate "id" key: (first line, first value, last value, count)
         self.duplicate_ids: tuple[int, str, str, int] | None = None
-        self.dispatch: dict[str, Callable[[int, dict[str, Any]], None]] = {
+
+    def dispatch(self) -> dict[str, Callable[[int, dict[str, Any]], None]]:
+        """The handler of each record type. Made per parse, never kept on ``self``: a bound
+        method kept by its own object is a reference cycle, and the state of a parse (the
+        threads, their totals: megabytes at 100 MB) would wait for the cyclic collector, which
+        the parse holds off and a command-line process turns off."""
+        return {
             "thread.started": self.thread_started,
             "session.created": self.thread_started,
             "turn.started": self.turn_started,
@@ -237,7 +243,7 @@ class _ExecRun:
         b = self.b
         # per type: its handler, and what it says of the run's end (False: a step, or a run
         # started, so the turn's end must follow; True: a turn ended; None: nothing)
-        route = {t: (h, _ENDS.get(t)) for t, h in self.dispatch.items()}
+        route = {t: (h, _ENDS.get(t)) for t, h in self.dispatch().items()}
         ended = b.run_ended  # what the last record that says so says (the builder's at the end)
         try:
             for line, r in records:
@@ -537,10 +543,10 @@ class _ExecRun:
                     b._last_text[None] = text
                     if not text.isspace():
                         b._main_text_step = len(steps)
-                steps.append(_message("assistant", text, b.path, line, len(steps), None, False, None))
+                steps.append(_message("assistant", text, b._where, line, len(steps), None, False, None))
                 self.last_message = text
             elif text:  # b.thinking(text, line), inline
-                steps.append(_thinking(text, b.path, line, len(steps), None))
+                steps.append(_thinking(text, b._where, line, len(steps), None))
             else:
                 b.skip("reasoning item with no text")
             return
