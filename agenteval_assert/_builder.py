@@ -20,7 +20,6 @@ import attrs
 from ._reader import ReadStats
 from .model import (
     _ACTION_COUNT,
-    _MAX_LINE,
     Health,
     LineIssue,
     Location,
@@ -72,15 +71,18 @@ def _maker(cls: type) -> Any:
         if name == "location" and "_location_slot" in cls.__dict__:  # a step: model._PlacedLocation
             place = "step" if "step" in names else "index"
             assert place in names
-            env.update(_setloc=cls.__dict__["_location_slot"].__set__, _Lines=_Lines, _place=_place,
-                       _MAX_LINE=_MAX_LINE)
+            env.update(_setloc=cls.__dict__["_location_slot"].__set__, _place=_place)
             params += ["path", "line"]
+            # _place(path, line, place), its common case inline: a path has no lines
+            # (AttributeError), the array takes no count below 0 or above 2**32 - 1 (OverflowError)
             body.append(
-                f"    if (type(path) is _Lines and type(line) is int and 0 <= line <= _MAX_LINE\n"
-                f"            and len(lines := path.lines) == {place}):\n"
-                f"        lines.append(line)\n"
-                f"        _setloc(o, path)\n"
-                f"    else:\n"
+                f"    try:\n"
+                f"        if type(line) is int and len(lines := path.lines) == {place}:\n"
+                f"            lines.append(line)\n"
+                f"            _setloc(o, path)\n"
+                f"        else:\n"
+                f"            _setloc(o, _place(path, line, {place}))\n"
+                f"    except (AttributeError, OverflowError):\n"
                 f"        _setloc(o, _place(path, line, {place}))\n")
             continue
         if name == "location":  # the path in the field's own slot, the line in _line
@@ -272,11 +274,13 @@ def _open_call(id: str, name: str, kind: str, arguments: dict[str, Any], path: _
     c.name = name
     c.kind = kind
     c.arguments = arguments
-    if (type(path) is _Lines and type(line) is int and 0 <= line <= _MAX_LINE
-            and len(lines := path.lines) == step):  # _place(path, line, step), inline
-        lines.append(line)
-        c._location_slot = path
-    else:
+    try:  # _place(path, line, step), its common case inline (as the makers do: _maker)
+        if type(line) is int and len(lines := path.lines) == step:  # type: ignore[union-attr]
+            lines.append(line)
+            c._location_slot = path
+        else:
+            c._location_slot = _place(path, line, step)
+    except (AttributeError, OverflowError):
         c._location_slot = _place(path, line, step)
     c.index = index
     c.step = step

@@ -324,3 +324,32 @@ def test_the_text_items_are_recorded_as_the_builders_methods_record_them(items: 
     assert text_steps == [(repr(s), s.location, s.index) for s in long.steps if not isinstance(s, ToolCall)]
     assert (t.final_response, t.final_answer, t.action_count()) == (
         long.final_response, long.final_answer, long.action_count())
+
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.sampled_from([
+    {"type": "turn.started"}, {"type": "thread.started", "thread_id": "A"}, {"id": "1", "msg": {"type": "task_started"}},
+    {"type": "turn.completed"}, {"type": "turn.started", "extra": 1}, {"type": "turn.failed", "error": "x"},
+]), max_size=20))
+def test_the_turns_counted_inline_are_the_turn_records(records: list[dict[str, Any]]) -> None:
+    # turn.started is counted in the parse loop, task_started (legacy) by its handler: together
+    n = sum(r.get("type") == "turn.started" or r.get("msg", {}).get("type") == "task_started" for r in records)
+    t = exec_t(records)
+    assert t.metadata.get("turns") == (n or None)
+    assert t.health.run_ended is _expected_end(records)
+
+
+def _expected_end(records: list[dict[str, Any]]) -> bool | None:
+    """Health.run_ended the long way: what the last record that says anything of it says."""
+    ended = None
+    for r in records:
+        if "msg" in r:  # legacy: a task's end, or any other event but these three
+            mt = r["msg"]["type"]
+            ends = True if mt in ("task_complete", "turn_aborted", "shutdown_complete") else (
+                None if mt in ("token_count", "error", "background_event") else False)
+        else:
+            ends = _exec._ENDS.get(r["type"])
+        if ends is not None:
+            ended = ends
+    return ended

@@ -243,7 +243,10 @@ class _ExecRun:
         b = self.b
         # per type: its handler, and what it says of the run's end (False: a step, or a run
         # started, so the turn's end must follow; True: a turn ended; None: nothing)
-        route = {t: (h, _ENDS.get(t)) for t, h in self.dispatch().items()}
+        route: dict[str, tuple[Callable[[int, dict[str, Any]], None] | None, bool | None]] = {
+            t: (h, _ENDS.get(t)) for t, h in self.dispatch().items()}
+        route["turn.started"] = (None, False)  # turn_started, inline: counted in turns
+        turns = 0
         ended = b.run_ended  # what the last record that says so says (the builder's at the end)
         try:
             for line, r in records:
@@ -254,7 +257,10 @@ class _ExecRun:
                         h, ends = e
                         if ends is not None:
                             ended = ends
-                        h(line, r)
+                        if h is None:
+                            turns += 1
+                        else:
+                            h(line, r)
                         continue
                     if t.startswith("item."):
                         ended = False
@@ -274,6 +280,7 @@ class _ExecRun:
                     b.unknown("(record without type)", r, line=line, record=True)
         finally:
             b.run_ended = ended
+            self.turns += turns
             self.rereader.close()
         self.finish()
 
