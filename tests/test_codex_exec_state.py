@@ -353,3 +353,28 @@ def _expected_end(records: list[dict[str, Any]]) -> bool | None:
         if ends is not None:
             ended = ends
     return ended
+
+
+_PLAIN = st.one_of(st.integers(0, 50), st.sampled_from([2**63 - 1, 2**63, -1, True, 1.0, None]))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.one_of(
+    st.builds(lambda i, c, o: {"type": "turn.completed", "usage": {"input_tokens": i, "cached_input_tokens": c,
+                                                                     "output_tokens": o}}, _PLAIN, _PLAIN, _PLAIN),
+    st.builds(lambda i: {"type": "turn.completed", "usage": {"input_tokens": i, "output_tokens": 1, "extra": 2}},
+              _PLAIN),
+    st.fixed_dictionaries({"type": st.just("thread.started"), "thread_id": st.sampled_from(["A", "B", "C"])}),
+    st.builds(lambda n: _item("item.started", n), st.integers(0, 3)),
+), max_size=14))
+def test_plain_turn_usages_read_inline_are_what_the_long_way_reads(records: list[dict[str, Any]]) -> None:
+    # a turn.completed with no call open and the three plain counts is read inline; with no
+    # count in range (_MAX_COUNT = -1) every usage takes the long way (the totals no row holds)
+    text = jsonl(records)
+    short = _dump(parse(text, format="codex-exec"))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_exec, "_MAX_COUNT", -1)
+        long = _dump(parse(text, format="codex-exec"))
+    assert short == long
+    expected, _ = _expected_usage([r for r in records if r["type"] != "item.started"])
+    assert short[3] == attrs.asdict(expected)

@@ -422,11 +422,26 @@ class _ExecRun:
         self.open.clear()
 
     def turn_completed(self, line: int, r: dict[str, Any]) -> None:
+        d = r.get("usage")
+        if type(d) is dict and len(d) == 3 and not self.open and not self.odd_totals:
+            # the common turn: no call open, and a usage of the three plain counts codex writes
+            # (input, cached input, output: what _plain_usage reads, with no other key) set as
+            # the next or the last row of totals, as the lines below do
+            inp, cached, out = d.get("input_tokens"), d.get("cached_input_tokens"), d.get("output_tokens")
+            if (type(inp) is int and type(cached) is int and type(out) is int
+                    and 0 <= inp < _MAX_COUNT and 0 <= cached < _MAX_COUNT and 0 <= out < _MAX_COUNT):
+                totals = self.totals
+                row, rows = self.current_row, len(totals) // 5
+                if row == rows or row == rows - 1:
+                    if row != rows:
+                        del totals[-5:]
+                    totals.extend((inp - cached if inp > cached else 0, out, cached, _NONE, _NONE))
+                    self.any_total = True
+                    return
         if self.open:
             self._close_turn()
         # The usage is the thread's running total: the last one per thread wins, credited to the
         # thread of this process run (a resumed earlier thread too).
-        d = r.get("usage")
         plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
         if plain is not None:
             totals = self.totals
