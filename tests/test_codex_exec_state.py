@@ -355,7 +355,8 @@ def _expected_end(records: list[dict[str, Any]]) -> bool | None:
     return ended
 
 
-_PLAIN = st.one_of(st.integers(0, 50), st.sampled_from([2**63 - 1, 2**63, -1, True, 1.0, None]))
+#: counts mostly plain (a usage read inline has every count plain), now and then not one
+_PLAIN = st.sampled_from([0, 1, 7, 50, 3, 9, 12, 30, 2**63 - 1, 0, 2, 2**63, -1, True, 1.0, None])
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
@@ -364,6 +365,12 @@ _PLAIN = st.one_of(st.integers(0, 50), st.sampled_from([2**63 - 1, 2**63, -1, Tr
                                                                      "output_tokens": o}}, _PLAIN, _PLAIN, _PLAIN),
     st.builds(lambda i: {"type": "turn.completed", "usage": {"input_tokens": i, "output_tokens": 1, "extra": 2}},
               _PLAIN),
+    st.builds(lambda i, c, w, o, r: {"type": "turn.completed", "usage": {
+        "input_tokens": i, "cached_input_tokens": c, "cache_write_input_tokens": w, "output_tokens": o,
+        "reasoning_output_tokens": r}}, _PLAIN, _PLAIN, _PLAIN, _PLAIN, _PLAIN),
+    st.builds(lambda i, w: {"type": "turn.completed", "usage": {
+        "input_tokens": i, "cached_input_tokens": 0, "cache_write_input_tokens": w, "output_tokens": 1,
+        "extra": 0}}, _PLAIN, _PLAIN),
     st.fixed_dictionaries({"type": st.just("thread.started"), "thread_id": st.sampled_from(["A", "B", "C"])}),
     st.builds(lambda n: _item("item.started", n), st.integers(0, 3)),
 ), max_size=14))
@@ -378,3 +385,26 @@ def test_plain_turn_usages_read_inline_are_what_the_long_way_reads(records: list
     assert short == long
     expected, _ = _expected_usage([r for r in records if r["type"] != "item.started"])
     assert short[3] == attrs.asdict(expected)
+
+
+@pytest.mark.parametrize("keys", [_exec.OPENAI_USAGE_KEYS[:3], _exec.OPENAI_USAGE_KEYS])
+def test_every_odd_count_in_every_place_of_a_turn_usage_takes_the_long_way(keys: tuple[str, ...]) -> None:
+    # each count of a 3- or 5-count usage in turn set to each odd value, after a turn read
+    # inline or not: the same transcript as the long way (no count in range: _MAX_COUNT = -1)
+    for i in range(len(keys)):
+        for odd in (2**63 - 1, 2**63, 2**64, -1, True, 1.0, None, "5"):
+            for before in ([], [0, 1, 2, 3, 4], [2**63]):
+                records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "A"}]
+                if before:
+                    records.append({"type": "turn.completed", "usage": dict(zip(keys, before, strict=False))})
+                usage = {k: 10 + n for n, k in enumerate(keys)}
+                usage[keys[i]] = odd
+                records += [{"type": "turn.completed", "usage": usage},
+                            {"type": "thread.started", "thread_id": "B"},
+                            {"type": "turn.completed", "usage": {k: 3 for k in keys}}]
+                text = jsonl(records)
+                short = _dump(parse(text, format="codex-exec"))
+                with pytest.MonkeyPatch.context() as m:
+                    m.setattr(_exec, "_MAX_COUNT", -1)
+                    long = _dump(parse(text, format="codex-exec"))
+                assert short == long, (keys, i, odd, before)

@@ -423,19 +423,31 @@ class _ExecRun:
 
     def turn_completed(self, line: int, r: dict[str, Any]) -> None:
         d = r.get("usage")
-        if type(d) is dict and len(d) == 3 and not self.open and not self.odd_totals:
-            # the common turn: no call open, and a usage of the three plain counts codex writes
-            # (input, cached input, output: what _plain_usage reads, with no other key) set as
-            # the next or the last row of totals, as the lines below do
+        if type(d) is dict and not self.open and not self.odd_totals:
+            # the common turn: no call open, and a usage of the plain counts codex writes (input,
+            # cached input, output; the newer add cache write and reasoning: what _plain_usage
+            # reads, with no other key) set as the next or the last row of totals, as below
+            n = len(d)
             inp, cached, out = d.get("input_tokens"), d.get("cached_input_tokens"), d.get("output_tokens")
-            if (type(inp) is int and type(cached) is int and type(out) is int
-                    and 0 <= inp < _MAX_COUNT and 0 <= cached < _MAX_COUNT and 0 <= out < _MAX_COUNT):
+            write: Any
+            reasoning: Any
+            if n == 3:
+                write = reasoning = 0
+            elif n == 5:
+                write, reasoning = d.get("cache_write_input_tokens"), d.get("reasoning_output_tokens")
+            else:
+                write = None
+            if (type(inp) is int and type(cached) is int and type(out) is int and type(write) is int
+                    and type(reasoning) is int and 0 <= inp < _MAX_COUNT and 0 <= cached < _MAX_COUNT
+                    and 0 <= out < _MAX_COUNT and 0 <= write < _MAX_COUNT and 0 <= reasoning < _MAX_COUNT):
                 totals = self.totals
                 row, rows = self.current_row, len(totals) // 5
                 if row == rows or row == rows - 1:
                     if row != rows:
                         del totals[-5:]
-                    totals.extend((inp - cached if inp > cached else 0, out, cached, _NONE, _NONE))
+                    if n == 3:
+                        write = reasoning = _NONE
+                    totals.extend((inp - cached if inp > cached else 0, out, cached, write, reasoning))
                     self.any_total = True
                     return
         if self.open:
