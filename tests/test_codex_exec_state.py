@@ -5,7 +5,9 @@ total, the forgotten keys to a parse that forgets none."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from typing import Any
 
 import attrs
@@ -325,6 +327,77 @@ def test_the_text_items_are_recorded_as_the_builders_methods_record_them(items: 
     assert (t.final_response, t.final_answer, t.action_count()) == (
         long.final_response, long.final_answer, long.action_count())
 
+
+# -- key-sharing copies of the completed items and of their arguments -------------------------
+
+_VALUE = st.one_of(st.none(), st.booleans(), st.integers(-2, 300), st.text(max_size=4),
+                   st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+_CHANGE = st.one_of(
+    st.fixed_dictionaries({"path": st.text(max_size=5), "kind": st.sampled_from(["add", "update", "delete", "mv"])}),
+    st.fixed_dictionaries({"kind": st.just("add"), "path": st.just("p")}),  # another order: kept as it is
+    st.fixed_dictionaries({"path": st.just("p"), "kind": st.fixed_dictionaries({"type": st.just("update")})}),
+    st.just({"path": "p"}), st.just("p"),
+)
+
+
+#: the keys of the completed items codex writes, in its order
+_COMMAND_KEYS = ("id", "type", "command", "aggregated_output", "exit_code", "status")
+_FILE_CHANGE_KEYS = ("id", "type", "changes", "status")
+
+
+@st.composite
+def _tool_items(draw: Any) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["command_execution", "file_change"]))
+    keys = list(_COMMAND_KEYS if kind == "command_execution" else _FILE_CHANGE_KEYS)
+    if draw(st.booleans()):  # not codex's own shape: another order, a key less or more
+        keys = draw(st.permutations(keys))[: draw(st.integers(2, len(keys)))] + draw(
+            st.lists(st.sampled_from(["extra", "status", "exit_code"]), max_size=1))
+    item: dict[str, Any] = {}
+    for k in keys:
+        if k == "id":
+            item[k] = f"item_{draw(st.integers(0, 3))}"
+        elif k == "type":
+            item[k] = kind
+        elif k == "status":
+            item[k] = draw(st.sampled_from(["completed", "failed", "in_progress"]))
+        elif k == "changes":
+            item[k] = draw(st.one_of(st.lists(_CHANGE, max_size=3), _VALUE))
+        else:
+            item[k] = draw(_VALUE)
+    return item
+
+
+def _literal_fields(kind: str, item: dict[str, Any], kept: bool = False) -> Any:
+    """The long way of ``_exec._tool_item_fields`` for these items: their arguments as literal dicts."""
+    if kind == "command_execution":
+        return kind, "shell", {"command": item.get("command")}, None, None
+    assert kind == "file_change"
+    return kind, "file_edit", {"changes": item.get("changes")}, None, None
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(_tool_items(), max_size=6), st.booleans())
+def test_key_sharing_items_and_arguments_are_the_decoded_ones(items: list[dict[str, Any]], started: bool) -> None:
+    records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "A"}]
+    for item in items:
+        if started:
+            records.append({"type": "item.started", "item": item})
+        records.append({"type": "item.completed", "item": item})
+    text = jsonl(records)
+    t = parse(text, format="codex-exec")
+    with pytest.MonkeyPatch.context() as m:  # the long way: the decoded dicts and literal arguments kept
+        m.setattr(_exec, "_tool_item_fields", _literal_fields)
+        long = parse(text, format="codex-exec")
+    assert _dump(t) == _dump(long)
+    for a, b in zip(t.tool_calls, long.tool_calls, strict=True):
+        assert type(a.arguments) is dict and list(a.arguments.items()) == list(b.arguments.items())
+        if a.result is not None and b.result is not None:
+            raw, decoded = a.result.raw, b.result.raw
+            assert type(raw) is dict and list(raw.items()) == list(decoded.items())
+            assert pickle.loads(pickle.dumps(raw)) == decoded and copy.deepcopy(raw) == decoded
+            raw["added"] = 1  # an ordinary dict to its user
+            del raw["added"]
+            assert raw == decoded
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
