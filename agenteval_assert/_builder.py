@@ -33,6 +33,8 @@ from .model import (
     ToolResult,
     Transcript,
     Usage,
+    _Lines,
+    _place,
 )
 
 #: ``Location(path, line)`` without the Python frame of a named tuple's ``__new__`` (which does
@@ -51,7 +53,13 @@ def _maker(cls: type) -> Any:
     does for calls). Only for the model's classes that have no default factory, validator,
     converter or ``__attrs_post_init__`` (asserted here, and in tests/test_builder_fields.py):
     what it makes is then the object ``cls(..., Location(path, line), ...)`` makes, field for
-    field."""
+    field.
+
+    A result stores the path and the line (``model._LocationField``). A step stores what
+    ``model._place(path, line, place)`` gives (``model._PlacedLocation``): given the builder's
+    ``_Lines`` as its path, the line goes to that array at the step's place (``index``, a
+    call's ``step``), taken here without the call when it fits (an int from 0 to 2**32 - 1 at
+    the next place)."""
     fields = attrs.fields(cls)
     assert not hasattr(cls, "__attrs_post_init__")
     assert all(f.init and f.validator is None and f.converter is None
@@ -68,6 +76,24 @@ def _maker(cls: type) -> Any:
     params = []
     body = []
     for name in names:
+        if name == "location" and "_location_slot" in cls.__dict__:  # a step: model._PlacedLocation
+            place = "step" if "step" in names else "index"
+            assert place in names
+            env["_place"] = _place
+            params += ["path", "line"]
+            # _place(path, line, place), its common case inline: a path has no lines
+            # (AttributeError), the array takes no count below 0 or above 2**32 - 1 (OverflowError);
+            # ``_location_slot`` is the class's member descriptor of the field's slot
+            body.append(
+                f"    try:\n"
+                f"        if type(line) is int and len(lines := path.lines) == {place}:\n"
+                f"            lines.append(line)\n"
+                f"            o._location_slot = path\n"
+                f"        else:\n"
+                f"            o._location_slot = _place(path, line, {place})\n"
+                f"    except (AttributeError, OverflowError):\n"
+                f"        o._location_slot = _place(path, line, {place})\n")
+            continue
         if name == "location":  # the path in the field's own slot, the line in _line
             params += ["path", "line"]
             body.append("    o._location_path = path\n    o._line = line\n")
@@ -194,8 +220,7 @@ class _Call(ToolCall):
     agent_id: str | None
     started_at: str | None
     ended_at: str | None
-    _location_path: Any  # model._LocationField: the path (or a location that is no Location)
-    _line: int | None
+    _location_slot: Any  # model._PlacedLocation: the builder's _Lines, or the location given
 
     def __init__(  # ToolCall's fields, positionally, in its order (tests/test_builder_fields.py)
         self, id: str, name: str, kind: str, arguments: dict[str, Any], location: Location, index: int,
@@ -223,15 +248,15 @@ class _Call(ToolCall):
 
     @property
     def line(self) -> int:
-        line: int | None = self._line
-        return self.location.line if line is None else line
+        v = self._location_slot
+        if type(v) is _Lines:
+            return v.lines[self.step]
+        line: int = self.location.line
+        return line
 
     @line.setter
     def line(self, value: int) -> None:
-        if self._line is None:
-            self.location = _tnew(Location, (self.location.path, value))
-        else:
-            self._line = value
+        self.location = _tnew(Location, (self.location.path, value))
 
 
 _new = object.__new__
@@ -248,19 +273,27 @@ def _shared_index(steps: list[Any], n: int) -> int:
     return len(steps)
 
 
-def _open_call(id: str, name: str, kind: str, arguments: dict[str, Any], path: str, line: int, index: int,
-               step: int, status: str, server: str | None, tool: str | None, raw_arguments: str | None,
-               parent_id: str | None, agent_id: str | None, started_at: str | None) -> _Call:
+def _open_call(id: str, name: str, kind: str, arguments: dict[str, Any], path: _Lines | str, line: int,
+               index: int, step: int, status: str, server: str | None, tool: str | None,
+               raw_arguments: str | None, parent_id: str | None, agent_id: str | None,
+               started_at: str | None) -> _Call:
     """``_Call(id, ..., Location(path, line), ..., started_at, None)`` with no result: the slots
-    stored as ``_Call.__init__`` stores them, the location as ``model._LocationField`` keeps one
-    (its path and its line), without making the ``Location``."""
+    stored as ``_Call.__init__`` stores them, the location as ``model._PlacedLocation`` keeps
+    one (*path*: the builder's ``_Lines``, which takes the line at the call's *step*), without
+    making the ``Location``."""
     c: _Call = _new(_Call)
     c.id = id
     c.name = name
     c.kind = kind
     c.arguments = arguments
-    c._location_path = path
-    c._line = line
+    try:  # _place(path, line, step), its common case inline (as the makers do: _maker)
+        if type(line) is int and len(lines := path.lines) == step:  # type: ignore[union-attr]
+            lines.append(line)
+            c._location_slot = path
+        else:
+            c._location_slot = _place(path, line, step)
+    except (AttributeError, OverflowError):
+        c._location_slot = _place(path, line, step)
     c.index = index
     c.step = step
     c.status = status
@@ -280,6 +313,8 @@ class TranscriptBuilder:
 
     def __init__(self, path: str, format: str, agent: str) -> None:
         self.path = path
+        #: the path and the line of every step, at its place (``model._PlacedLocation``)
+        self._where = _Lines(path)
         self.format = format
         self.agent = agent
         self.model: str | None = None
@@ -380,13 +415,21 @@ class TranscriptBuilder:
                     self._main_text_step = len(steps)
         else:
             self._not_actions += 1
-        # _message(role, text, self.path, line, len(steps), agent_id, meta, skill), inline
+        # _message(role, text, self._where, line, len(steps), agent_id, meta, skill), inline
         m = _new(_MakingMessage)
         m.role = role
         m.text = text
-        m._location_path = self.path
-        m._line = line
-        m.index = len(steps)
+        place = len(steps)
+        where = self._where
+        try:  # _place(where, line, place), its common case inline (as the makers do: _maker)
+            if type(line) is int and len(lines := where.lines) == place:
+                lines.append(line)
+                m._location_slot = where
+            else:
+                m._location_slot = _place(where, line, place)
+        except (AttributeError, OverflowError):  # a path, not an array (a caller's long way)
+            m._location_slot = _place(where, line, place)
+        m.index = place
         m.agent_id = agent_id
         m.meta = meta
         m.skill = skill
@@ -396,7 +439,7 @@ class TranscriptBuilder:
     def thinking(self, text: str, line: int, *, agent_id: str | None = None) -> None:
         """Record a reasoning block."""
         steps = self._steps
-        steps.append(_thinking(text, self.path, line, len(steps), agent_id))
+        steps.append(_thinking(text, self._where, line, len(steps), agent_id))
 
     def call(
         self,
@@ -444,15 +487,13 @@ class TranscriptBuilder:
             n = s.step if type(s) is _Call else s.index
         else:
             n = step
-        # _open_call(id, name, kind, arguments, self.path, line, n, step, "pending", server, tool,
+        # _open_call(id, name, kind, arguments, self._where, line, n, step, "pending", server, tool,
         # raw_arguments, parent_id, agent_id, started_at), inline
         c: _Call = _new(_Call)
         c.id = id
         c.name = name
         c.kind = kind
         c.arguments = arguments
-        c._location_path = self.path
-        c._line = line
         c.index = n
         c.step = step
         c.status = "pending"
@@ -466,6 +507,15 @@ class TranscriptBuilder:
         c.ended_at = None
         if self._calls.setdefault(key, c) is not c:  # a key already known (one look-up, not two): c is dropped
             return False
+        where = self._where  # the line placed only for a call kept (the array follows the steps)
+        try:  # _place(where, line, step), its common case inline (as the makers do: _maker)
+            if type(line) is int and len(lines := where.lines) == step:
+                lines.append(line)
+                c._location_slot = where
+            else:
+                c._location_slot = _place(where, line, step)
+        except (AttributeError, OverflowError):  # a path, not an array (a caller's long way)
+            c._location_slot = _place(where, line, step)
         made.append(c)
         steps.append(c)
         if raw_arguments is not None and not arguments:
@@ -477,7 +527,7 @@ class TranscriptBuilder:
                   agent_id: str | None, started_at: str | None, status: str) -> None:
         steps = self._steps
         step = len(steps)
-        c = _open_call(id, name, kind, arguments, self.path, line, _shared_index(steps, len(self._made_calls)), step,
+        c = _open_call(id, name, kind, arguments, self._where, line, _shared_index(steps, len(self._made_calls)), step,
                        status, server, tool, raw_arguments, parent_id, agent_id, started_at)
         made = self._made_calls
         self._calls[key] = c

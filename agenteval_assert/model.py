@@ -9,6 +9,7 @@ events); use ``ToolCall.index`` or ``ToolCall.id`` to refer to one.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
@@ -75,8 +76,8 @@ class Location(NamedTuple):
 
 
 class _Located:
-    """The private base of the classes that have a ``location`` (steps and results): a slot for
-    the line of that location, which the class keeps apart from its path (``_LocationField``)."""
+    """The private base of ``ToolResult``: a slot for the line of its location, which the class
+    keeps apart from its path (``_LocationField``)."""
 
     __slots__ = ("_line",)
 
@@ -130,6 +131,100 @@ def _split_location(cls: type[T]) -> type[T]:
     slot = cls.__dict__["location"]  # the slot attrs made for the field
     cls._location_path = slot  # type: ignore[attr-defined]
     cls.location = _LocationField(slot, _Located.__dict__["_line"])  # type: ignore[attr-defined]
+    return cls
+
+
+class _Lines:
+    """The places of the steps one builder makes: the file's path, and the line of every step
+    at its place among the steps (``index``; a call's ``step``), in an array of 4-byte counts.
+
+    A step made by the builder holds this one object in its ``location`` slot
+    (``_PlacedLocation``): no line object of its own (a 100 MB log makes 385,000 steps; an int
+    per line is 32 bytes, a count in the array 4)."""
+
+    __slots__ = ("lines", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lines = array("I")
+
+    def __repr__(self) -> str:
+        return f"_Lines({self.path!r}, {len(self.lines)} lines)"
+
+
+#: the largest line a ``_Lines`` array holds
+_MAX_LINE = (1 << 32) - 1
+
+
+def _place(where: Any, line: Any, place: int) -> Any:
+    """What a step made by a builder keeps in its ``location`` slot: *where*, the builder's
+    ``_Lines``, with *line* added to it at *place* (the step's place among the steps), or
+    ``Location(path, line)`` when the array cannot hold it (a line that is no int from 0 to
+    2**32 - 1, or a place that is not the next one: then the array is not the builder's steps').
+    *where* may be a path (a caller that is no builder): then the ``Location``."""
+    if type(where) is not _Lines:
+        return _tnew(Location, (where, line))
+    lines = where.lines
+    if len(lines) != place:
+        return _tnew(Location, (where.path, line))
+    if type(line) is int and 0 <= line <= _MAX_LINE:
+        lines.append(line)
+        return where
+    lines.append(0)  # the step's place in the array, unused: the step keeps its Location
+    return _tnew(Location, (where.path, line))
+
+
+class _PlacedLocation:
+    """The ``location`` field of a step (``Message``, ``Thinking``, ``ToolCall``): one slot,
+    which holds the builder's ``_Lines`` for the steps it made (the line is then read at the
+    step's place, ``index`` or, for a call, ``step``), else the value given (a ``Location``,
+    ``None``, anything a caller passes), kept as it is. Reading ``location`` of a step the
+    builder made makes an equal ``Location`` each time (compare locations with ``==``, never
+    ``is``). attrs sees a field like any other: ``__init__``, ``evolve``, ``asdict``, ``repr``
+    and pickling set and read it through this descriptor, so a copy holds a ``Location``."""
+
+    __slots__ = ("_slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self._slot = slot  # the field's own slot (also the class's ``_location_slot``)
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:  # a message's or a thinking block's
+        if obj is None:
+            return self
+        v = obj._location_slot
+        if type(v) is _Lines:
+            return _tnew(Location, (v.path, v.lines[obj.index]))
+        return v
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self._slot.__set__(obj, value)
+
+    def __delete__(self, obj: Any) -> None:
+        self._slot.__delete__(obj)
+
+
+class _CallLocation(_PlacedLocation):
+    """``_PlacedLocation`` of a call: its place among the steps is ``step`` (``index`` is its
+    place among the calls)."""
+
+    __slots__ = ()
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        v = obj._location_slot
+        if type(v) is _Lines:
+            return _tnew(Location, (v.path, v.lines[obj.step]))
+        return v
+
+
+def _placed_location(cls: type[T]) -> type[T]:
+    """Store a step class's ``location`` field as ``_PlacedLocation`` does (``_CallLocation``
+    for a call)."""
+    slot = cls.__dict__["location"]  # the slot attrs made for the field
+    cls._location_slot = slot  # type: ignore[attr-defined]
+    field = _CallLocation if "step" in cls.__dict__ else _PlacedLocation
+    cls.location = field(slot)  # type: ignore[attr-defined]
     return cls
 
 
@@ -243,9 +338,9 @@ class ToolResult(_Located):
     location: Location | None = None
 
 
-@_split_location
+@_placed_location
 @attrs.define(frozen=True, slots=True, eq=False)
-class ToolCall(_Located):
+class ToolCall:
     """One tool call made by the agent (or one of its subagents), with its result.
 
     Attributes:
@@ -347,9 +442,9 @@ def _shell_quote(word: str) -> str:
     return shlex.quote(word)
 
 
-@_split_location
+@_placed_location
 @attrs.define(frozen=True, slots=True, eq=False)
-class Message(_Located):
+class Message:
     """A text message of the user, the assistant or the system."""
 
     role: Role
@@ -367,9 +462,9 @@ class Message(_Located):
         return f"Message(#{self.index} {self.role} {self.text[:40]!r} at {self.location})"
 
 
-@_split_location
+@_placed_location
 @attrs.define(frozen=True, slots=True, eq=False)
-class Thinking(_Located):
+class Thinking:
     """A reasoning/thinking block."""
 
     text: str

@@ -207,7 +207,7 @@ def test_a_call_in_the_making_moves_its_line_whatever_its_location() -> None:
     c = _Call(*args)
     assert c.line == 3
     c.line = 5
-    assert c.location == Location("f", 5) and c._line == 5
+    assert c.location == Location("f", 5)
 
     class Sub(Location):
         pass
@@ -215,7 +215,19 @@ def test_a_call_in_the_making_moves_its_line_whatever_its_location() -> None:
     c = _Call(*args)
     assert c.line == 1 and c.location is args[4]
     c.line = 4  # a location kept as given is replaced by a plain one
-    assert c.location == Location("g", 4) and type(c.location) is Location and c._line == 4
+    assert c.location == Location("g", 4) and type(c.location) is Location
+
+    # a call the builder makes reads its line in the builder's array of lines, at its step
+    from agenteval_assert._builder import TranscriptBuilder
+
+    b = TranscriptBuilder("h.jsonl", "codex-exec", "codex")
+    b.message("user", "go", 7)
+    assert b._call("k", "i", "n", "other", {}, 9, None, None, None, None, None, None)
+    made = b._calls["k"]
+    assert made.line == 9 and made.location == Location("h.jsonl", 9) and made._location_slot is b._where
+    made.line = 11
+    assert made.line == 11 and made.location == Location("h.jsonl", 11)
+    assert b._steps[0].location == Location("h.jsonl", 7)  # the array is left as it was
 
 
 def test_every_call_gets_its_place_among_the_calls_and_among_the_steps() -> None:
@@ -286,31 +298,47 @@ def test_the_action_count_the_builder_keeps_is_the_one_counted_over_the_steps() 
 
 def test_the_builders_inline_stores_make_what_its_makers_make() -> None:
     # message(), _call() and _result() store their objects' slots inline (no maker call): each
-    # object is the one the maker makes, field for field, and of the model's own class
+    # object is the one the maker makes, field for field, and of the model's own class; a step's
+    # line goes to the builder's array of lines at its place, as the makers put it there
     from agenteval_assert import _builder
     from agenteval_assert._builder import TranscriptBuilder, _open_call
-    from agenteval_assert.model import Message, ToolResult
+    from agenteval_assert.model import Message, ToolResult, _Lines
+
+    def slot(obj: Any) -> Any:
+        if hasattr(obj, "_location_slot"):  # a step: the builder's array, or its own Location
+            v = obj._location_slot
+            return ("lines", v.path) if type(v) is _Lines else v
+        return (obj._line, obj._location_path)  # a result: the path and the line
 
     def fields(obj: Any, cls: type) -> list[Any]:
-        return [getattr(obj, f.name) for f in attrs.fields(cls)] + [obj._line, obj._location_path]
+        return [getattr(obj, f.name) for f in attrs.fields(cls)] + [slot(obj)]
 
+    ref = _Lines("f.jsonl")  # what the makers are given: the builder's own array, as it fills
     b = TranscriptBuilder("f.jsonl", "claude-stream-json", "claude-code")
     b.message("user", "hello", 2)
+    expected_0 = _builder._message("user", "hello", ref, 2, 0, None, False, None)
     b.message("assistant", "hi", 3, agent_id="a", meta=True, skill="s")
+    expected_1 = _builder._message("assistant", "hi", ref, 3, 1, "a", True, "s")
     assert b._call("k", "id1", "Bash", "shell", {"command": "ls"}, 4, "raw", "srv", "tool", "p", "a", "t0")
     call = b.call_info("k")
     assert call is not None
-    opened = _open_call("id1", "Bash", "shell", {"command": "ls"}, "f.jsonl", 4, 0, 2, "pending", "srv", "tool",
+    opened = _open_call("id1", "Bash", "shell", {"command": "ls"}, ref, 4, 0, 2, "pending", "srv", "tool",
                         "raw", "p", "a", "t0")
     assert type(call) is type(opened) and fields(call, ToolCall) == fields(opened, ToolCall)
     assert b._result("k", "out", 5, {"r": 1}, 1, 2, None, "t1") is call  # a truthy is_error is stored as True
     assert call.result is not None
     for made, cls, expected in (
-        (b._steps[0], Message, _builder._message("user", "hello", "f.jsonl", 2, 0, None, False, None)),
-        (b._steps[1], Message, _builder._message("assistant", "hi", "f.jsonl", 3, 1, "a", True, "s")),
+        (b._steps[0], Message, expected_0),
+        (b._steps[1], Message, expected_1),
         (call.result, ToolResult, _builder._tool_result("out", {"r": 1}, True, 2, "f.jsonl", 5)),
     ):
         assert type(made) is cls and fields(made, cls) == fields(expected, cls) and repr(made) == repr(expected)
+    assert list(b._where.lines) == list(ref.lines) == [2, 3, 4]
+    # a line the array cannot hold: the step keeps its own Location, the array its place
+    b.message("user", "far", 2**32)
+    assert b._steps[3]._location_slot == ("f.jsonl", 2**32) and list(b._where.lines) == [2, 3, 4, 0]
+    assert b._call("k2", "id2", "Bash", "shell", {}, -1, None, None, None, None, None, None)
+    assert b._steps[4].location.line == -1 and len(b._where.lines) == 5
 
 
 def test_a_repeated_call_key_records_nothing() -> None:
@@ -324,6 +352,7 @@ def test_a_repeated_call_key_records_nothing() -> None:
     b.message("assistant", "between", 2)
     assert not b._call("k", "id2", "Read", "file_read", {}, 3, "{x", None, None, None, "a", None)
     assert b.call_info("k") is first and len(b._steps) == 2 and len(b._made_calls) == 1
+    assert list(b._where.lines) == [1, 2]  # the dropped call placed no line
     assert b.unreadable_arguments == [] and not b.has_subagents()
     assert b._call("k2", "id3", "Read", "file_read", {}, 4, None, None, None, None, None, None)
     t = b.build(ReadStats("f.jsonl"))

@@ -5,7 +5,9 @@ total, the forgotten keys to a parse that forgets none."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from typing import Any
 
 import attrs
@@ -215,6 +217,29 @@ def test_completed_items_share_their_type_status_and_id_strings() -> None:
     assert b.status == "failed"
 
 
+def test_item_ids_are_shared_strings_equal_to_the_decoded_ones() -> None:
+    # a tool item's id is the one string of the id table (item_N, small N), held by the call and
+    # its item; the transcript is the one made with the decoded strings kept
+    records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "A"}]
+    for n in (0, 1, 4095, 4096, 7):
+        records += [_item("item.started", n), _item("item.completed", n)]
+    records.append({"type": "item.completed", "item": {"id": "item_9", "type": "file_change", "changes": [],
+                                                       "status": "completed"}})
+    records.append({"type": "item.completed", "item": {"id": "itm_9", "type": "file_change", "changes": [],
+                                                       "status": "completed"}})
+    text = jsonl(records)
+    t = parse(text, format="codex-exec")
+    for c in t.tool_calls:
+        assert c.result is not None and c.result.raw["id"] is c.id
+        if c.id in _exec._SHARED_ITEM_IDS:
+            assert c.id is _exec._SHARED_ITEM_IDS[c.id]
+    assert [c.id for c in t.tool_calls] == ["item_0", "item_1", "item_4095", "item_4096", "item_7", "item_9", "itm_9"]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_exec, "_SHARED_ITEM_IDS", {})  # the long way: the decoded strings kept
+        long = _dump(parse(text, format="codex-exec"))
+    assert _dump(t) == long
+
+
 def test_the_keys_kept_stay_bounded_on_many_resumed_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3,000 resumed runs of two calls each: the builder's map keeps the keys of a batch, not all
     seen: list[int] = []
@@ -301,3 +326,158 @@ def test_the_text_items_are_recorded_as_the_builders_methods_record_them(items: 
     assert text_steps == [(repr(s), s.location, s.index) for s in long.steps if not isinstance(s, ToolCall)]
     assert (t.final_response, t.final_answer, t.action_count()) == (
         long.final_response, long.final_answer, long.action_count())
+
+
+# -- key-sharing copies of the completed items and of their arguments -------------------------
+
+_VALUE = st.one_of(st.none(), st.booleans(), st.integers(-2, 300), st.text(max_size=4),
+                   st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+_CHANGE = st.one_of(
+    st.fixed_dictionaries({"path": st.text(max_size=5), "kind": st.sampled_from(["add", "update", "delete", "mv"])}),
+    st.fixed_dictionaries({"kind": st.just("add"), "path": st.just("p")}),  # another order: kept as it is
+    st.fixed_dictionaries({"path": st.just("p"), "kind": st.fixed_dictionaries({"type": st.just("update")})}),
+    st.just({"path": "p"}), st.just("p"),
+)
+
+
+#: the keys of the completed items codex writes, in its order
+_COMMAND_KEYS = ("id", "type", "command", "aggregated_output", "exit_code", "status")
+_FILE_CHANGE_KEYS = ("id", "type", "changes", "status")
+
+
+@st.composite
+def _tool_items(draw: Any) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["command_execution", "file_change"]))
+    keys = list(_COMMAND_KEYS if kind == "command_execution" else _FILE_CHANGE_KEYS)
+    if draw(st.booleans()):  # not codex's own shape: another order, a key less or more
+        keys = draw(st.permutations(keys))[: draw(st.integers(2, len(keys)))] + draw(
+            st.lists(st.sampled_from(["extra", "status", "exit_code"]), max_size=1))
+    item: dict[str, Any] = {}
+    for k in keys:
+        if k == "id":
+            item[k] = f"item_{draw(st.integers(0, 3))}"
+        elif k == "type":
+            item[k] = kind
+        elif k == "status":
+            item[k] = draw(st.sampled_from(["completed", "failed", "in_progress"]))
+        elif k == "changes":
+            item[k] = draw(st.one_of(st.lists(_CHANGE, max_size=3), _VALUE))
+        else:
+            item[k] = draw(_VALUE)
+    return item
+
+
+def _literal_fields(kind: str, item: dict[str, Any], kept: bool = False) -> Any:
+    """The long way of ``_exec._tool_item_fields`` for these items: their arguments as literal dicts."""
+    if kind == "command_execution":
+        return kind, "shell", {"command": item.get("command")}, None, None
+    assert kind == "file_change"
+    return kind, "file_edit", {"changes": item.get("changes")}, None, None
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(_tool_items(), max_size=6), st.booleans())
+def test_key_sharing_items_and_arguments_are_the_decoded_ones(items: list[dict[str, Any]], started: bool) -> None:
+    records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "A"}]
+    for item in items:
+        if started:
+            records.append({"type": "item.started", "item": item})
+        records.append({"type": "item.completed", "item": item})
+    text = jsonl(records)
+    t = parse(text, format="codex-exec")
+    with pytest.MonkeyPatch.context() as m:  # the long way: the decoded dicts and literal arguments kept
+        m.setattr(_exec, "_tool_item_fields", _literal_fields)
+        long = parse(text, format="codex-exec")
+    assert _dump(t) == _dump(long)
+    for a, b in zip(t.tool_calls, long.tool_calls, strict=True):
+        assert type(a.arguments) is dict and list(a.arguments.items()) == list(b.arguments.items())
+        if a.result is not None and b.result is not None:
+            raw, decoded = a.result.raw, b.result.raw
+            assert type(raw) is dict and list(raw.items()) == list(decoded.items())
+            assert pickle.loads(pickle.dumps(raw)) == decoded and copy.deepcopy(raw) == decoded
+            raw["added"] = 1  # an ordinary dict to its user
+            del raw["added"]
+            assert raw == decoded
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.sampled_from([
+    {"type": "turn.started"}, {"type": "thread.started", "thread_id": "A"}, {"id": "1", "msg": {"type": "task_started"}},
+    {"type": "turn.completed"}, {"type": "turn.started", "extra": 1}, {"type": "turn.failed", "error": "x"},
+]), max_size=20))
+def test_the_turns_counted_inline_are_the_turn_records(records: list[dict[str, Any]]) -> None:
+    # turn.started is counted in the parse loop, task_started (legacy) by its handler: together
+    n = sum(r.get("type") == "turn.started" or r.get("msg", {}).get("type") == "task_started" for r in records)
+    t = exec_t(records)
+    assert t.metadata.get("turns") == (n or None)
+    assert t.health.run_ended is _expected_end(records)
+
+
+def _expected_end(records: list[dict[str, Any]]) -> bool | None:
+    """Health.run_ended the long way: what the last record that says anything of it says."""
+    ended = None
+    for r in records:
+        if "msg" in r:  # legacy: a task's end, or any other event but these three
+            mt = r["msg"]["type"]
+            ends = True if mt in ("task_complete", "turn_aborted", "shutdown_complete") else (
+                None if mt in ("token_count", "error", "background_event") else False)
+        else:
+            ends = _exec._ENDS.get(r["type"])
+        if ends is not None:
+            ended = ends
+    return ended
+
+
+#: counts mostly plain (a usage read inline has every count plain), now and then not one
+_PLAIN = st.sampled_from([0, 1, 7, 50, 3, 9, 12, 30, 2**63 - 1, 0, 2, 2**63, -1, True, 1.0, None])
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.one_of(
+    st.builds(lambda i, c, o: {"type": "turn.completed", "usage": {"input_tokens": i, "cached_input_tokens": c,
+                                                                     "output_tokens": o}}, _PLAIN, _PLAIN, _PLAIN),
+    st.builds(lambda i: {"type": "turn.completed", "usage": {"input_tokens": i, "output_tokens": 1, "extra": 2}},
+              _PLAIN),
+    st.builds(lambda i, c, w, o, r: {"type": "turn.completed", "usage": {
+        "input_tokens": i, "cached_input_tokens": c, "cache_write_input_tokens": w, "output_tokens": o,
+        "reasoning_output_tokens": r}}, _PLAIN, _PLAIN, _PLAIN, _PLAIN, _PLAIN),
+    st.builds(lambda i, w: {"type": "turn.completed", "usage": {
+        "input_tokens": i, "cached_input_tokens": 0, "cache_write_input_tokens": w, "output_tokens": 1,
+        "extra": 0}}, _PLAIN, _PLAIN),
+    st.fixed_dictionaries({"type": st.just("thread.started"), "thread_id": st.sampled_from(["A", "B", "C"])}),
+    st.builds(lambda n: _item("item.started", n), st.integers(0, 3)),
+), max_size=14))
+def test_plain_turn_usages_read_inline_are_what_the_long_way_reads(records: list[dict[str, Any]]) -> None:
+    # a turn.completed with no call open and the three plain counts is read inline; with no
+    # count in range (_MAX_COUNT = -1) every usage takes the long way (the totals no row holds)
+    text = jsonl(records)
+    short = _dump(parse(text, format="codex-exec"))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_exec, "_MAX_COUNT", -1)
+        long = _dump(parse(text, format="codex-exec"))
+    assert short == long
+    expected, _ = _expected_usage([r for r in records if r["type"] != "item.started"])
+    assert short[3] == attrs.asdict(expected)
+
+
+@pytest.mark.parametrize("keys", [_exec.OPENAI_USAGE_KEYS[:3], _exec.OPENAI_USAGE_KEYS])
+def test_every_odd_count_in_every_place_of_a_turn_usage_takes_the_long_way(keys: tuple[str, ...]) -> None:
+    # each count of a 3- or 5-count usage in turn set to each odd value, after a turn read
+    # inline or not: the same transcript as the long way (no count in range: _MAX_COUNT = -1)
+    for i in range(len(keys)):
+        for odd in (2**63 - 1, 2**63, 2**64, -1, True, 1.0, None, "5"):
+            for before in ([], [0, 1, 2, 3, 4], [2**63]):
+                records: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "A"}]
+                if before:
+                    records.append({"type": "turn.completed", "usage": dict(zip(keys, before, strict=False))})
+                usage = {k: 10 + n for n, k in enumerate(keys)}
+                usage[keys[i]] = odd
+                records += [{"type": "turn.completed", "usage": usage},
+                            {"type": "thread.started", "thread_id": "B"},
+                            {"type": "turn.completed", "usage": {k: 3 for k in keys}}]
+                text = jsonl(records)
+                short = _dump(parse(text, format="codex-exec"))
+                with pytest.MonkeyPatch.context() as m:
+                    m.setattr(_exec, "_MAX_COUNT", -1)
+                    long = _dump(parse(text, format="codex-exec"))
+                assert short == long, (keys, i, odd, before)

@@ -67,6 +67,31 @@ _ITEM_IDS = [f"item_{n}" for n in range(4096)]
 _LAST_ITEM_ID = len(_ITEM_IDS) - 2  # the last n whose item_{n + 1} is in _ITEM_IDS
 #: ``item_N`` → N, for those ids: a look-up instead of reading the digits
 _ITEM_NUMBERS = {iid: n for n, iid in enumerate(_ITEM_IDS)}
+#: ``item_N`` → the same string of ``_ITEM_IDS``: a call's id and its item's are that one string,
+#: not a decoded copy per item (a 100 MB log has 77,000 tool items, their ids restarting in
+#: every resumed run)
+_SHARED_ITEM_IDS = {iid: iid for iid in _ITEM_IDS}
+
+
+def _key_sharing(keys: tuple[str, ...]) -> Callable[..., Any]:
+    """A class whose ``cls(*values).__dict__`` is ``dict(zip(keys, values))`` (*values* of
+    *keys*, in order): the ``__dict__`` of an instance of a class of its own, which CPython makes a key-sharing
+    dictionary (PEP 412): the keys and their table are held once by the class, each dict holds
+    its values (a one-key ``arguments``: 96 bytes, not 192; a six-key item: 144, not 272). It is
+    a ``dict`` like any other (equal, same order, mutable: a key added or removed makes it an
+    ordinary one); only its memory differs, and on another interpreter it is an ordinary dict.
+    *keys* are identifiers, none of them a dunder name."""
+    assert all(k.isidentifier() and not k.startswith("__") for k in keys)
+    params = ", ".join(f"v{i}" for i in range(len(keys)))
+    body = "".join(f"    self.{k} = v{i}\n" for i, k in enumerate(keys))
+    env: dict[str, Any] = {}
+    exec(f"def __init__(self, {params}):\n{body}", env)  # noqa: S102 - from the identifiers above
+    return type("_SharedKeys", (), {"__init__": env["__init__"]})
+
+
+#: a call's arguments ``{"command": ...}`` and ``{"changes": ...}``, key-sharing
+_command_arguments = _key_sharing(("command",))
+_changes_arguments = _key_sharing(("changes",))
 
 
 def _item_id_after(n: int) -> str:
@@ -74,12 +99,16 @@ def _item_id_after(n: int) -> str:
     return _ITEM_IDS[n + 1] if n + 1 < len(_ITEM_IDS) else f"item_{n + 1}"
 
 
-def _tool_item_fields(kind: str, item: dict[str, Any]) -> tuple[str, str, dict[str, Any], str | None, str | None]:
-    """``(name, kind, arguments, server, tool)`` of a tool item."""
+def _tool_item_fields(kind: str, item: dict[str, Any], kept: bool = False,
+                      ) -> tuple[str, str, dict[str, Any], str | None, str | None]:
+    """``(name, kind, arguments, server, tool)`` of a tool item (*kept*: the call keeps these
+    arguments, a completed item's: a command's or a file change's are key-sharing)."""
     if kind == "command_execution":
-        return kind, "shell", {"command": item.get("command")}, None, None
+        command = item.get("command")
+        return kind, "shell", _command_arguments(command).__dict__ if kept else {"command": command}, None, None
     if kind == "file_change":
-        return kind, "file_edit", {"changes": item.get("changes")}, None, None
+        changes = item.get("changes")
+        return kind, "file_edit", _changes_arguments(changes).__dict__ if kept else {"changes": changes}, None, None
     if kind == "mcp_tool_call":
         server, tool = _str(item.get("server")), _str(item.get("tool"))
         args, _raw = decode_arguments(item.get("arguments"))
@@ -213,7 +242,13 @@ class _ExecRun:
         self.rereader = _LineRereader(b.path)
         #: item records with a duplicate "id" key: (first line, first value, last value, count)
         self.duplicate_ids: tuple[int, str, str, int] | None = None
-        self.dispatch: dict[str, Callable[[int, dict[str, Any]], None]] = {
+
+    def dispatch(self) -> dict[str, Callable[[int, dict[str, Any]], None]]:
+        """The handler of each record type. Made per parse, never kept on ``self``: a bound
+        method kept by its own object is a reference cycle, and the state of a parse (the
+        threads, their totals: megabytes at 100 MB) would wait for the cyclic collector, which
+        the parse holds off and a command-line process turns off."""
+        return {
             "thread.started": self.thread_started,
             "session.created": self.thread_started,
             "turn.started": self.turn_started,
@@ -233,7 +268,10 @@ class _ExecRun:
         b = self.b
         # per type: its handler, and what it says of the run's end (False: a step, or a run
         # started, so the turn's end must follow; True: a turn ended; None: nothing)
-        route = {t: (h, _ENDS.get(t)) for t, h in self.dispatch.items()}
+        route: dict[str, tuple[Callable[[int, dict[str, Any]], None] | None, bool | None]] = {
+            t: (h, _ENDS.get(t)) for t, h in self.dispatch().items()}
+        route["turn.started"] = (None, False)  # turn_started, inline: counted in turns
+        turns = 0
         ended = b.run_ended  # what the last record that says so says (the builder's at the end)
         try:
             for line, r in records:
@@ -244,7 +282,10 @@ class _ExecRun:
                         h, ends = e
                         if ends is not None:
                             ended = ends
-                        h(line, r)
+                        if h is None:
+                            turns += 1
+                        else:
+                            h(line, r)
                         continue
                     if t.startswith("item."):
                         ended = False
@@ -264,6 +305,7 @@ class _ExecRun:
                     b.unknown("(record without type)", r, line=line, record=True)
         finally:
             b.run_ended = ended
+            self.turns += turns
             self.rereader.close()
         self.finish()
 
@@ -405,11 +447,38 @@ class _ExecRun:
         self.open.clear()
 
     def turn_completed(self, line: int, r: dict[str, Any]) -> None:
+        d = r.get("usage")
+        if type(d) is dict and not self.open and not self.odd_totals:
+            # the common turn: no call open, and a usage of the plain counts codex writes (input,
+            # cached input, output; the newer add cache write and reasoning: what _plain_usage
+            # reads, with no other key) set as the next or the last row of totals, as below
+            n = len(d)
+            inp, cached, out = d.get("input_tokens"), d.get("cached_input_tokens"), d.get("output_tokens")
+            write: Any
+            reasoning: Any
+            if n == 3:
+                write = reasoning = 0
+            elif n == 5:
+                write, reasoning = d.get("cache_write_input_tokens"), d.get("reasoning_output_tokens")
+            else:
+                write = None
+            if (type(inp) is int and type(cached) is int and type(out) is int and type(write) is int
+                    and type(reasoning) is int and 0 <= inp < _MAX_COUNT and 0 <= cached < _MAX_COUNT
+                    and 0 <= out < _MAX_COUNT and 0 <= write < _MAX_COUNT and 0 <= reasoning < _MAX_COUNT):
+                totals = self.totals
+                row, rows = self.current_row, len(totals) // 5
+                if row == rows or row == rows - 1:
+                    if row != rows:
+                        del totals[-5:]
+                    if n == 3:
+                        write = reasoning = _NONE
+                    totals.extend((inp - cached if inp > cached else 0, out, cached, write, reasoning))
+                    self.any_total = True
+                    return
         if self.open:
             self._close_turn()
         # The usage is the thread's running total: the last one per thread wins, credited to the
         # thread of this process run (a resumed earlier thread too).
-        d = r.get("usage")
         plain = _plain_usage(d)  # the common case, once per turn: no Usage made per turn
         if plain is not None:
             totals = self.totals
@@ -533,10 +602,10 @@ class _ExecRun:
                     b._last_text[None] = text
                     if not text.isspace():
                         b._main_text_step = len(steps)
-                steps.append(_message("assistant", text, b.path, line, len(steps), None, False, None))
+                steps.append(_message("assistant", text, b._where, line, len(steps), None, False, None))
                 self.last_message = text
             elif text:  # b.thinking(text, line), inline
-                steps.append(_thinking(text, b.path, line, len(steps), None))
+                steps.append(_thinking(text, b._where, line, len(steps), None))
             else:
                 b.skip("reasoning item with no text")
             return
@@ -586,12 +655,13 @@ class _ExecRun:
                 return
             key, native = f"{self.run}:@{line}", f"line:{line}"
         else:
-            key, native = f"{self.run}:{iid}", iid
+            native = _SHARED_ITEM_IDS.get(iid, iid)
+            key = f"{self.run}:{native}"
         c = b._calls.get(key)  # call_info
         if c is not None and c.result is not None:  # the item completed already
             b.skip(f"{ev} of an item already completed")
             return
-        name, ckind, args, server, tool = _tool_item_fields(kind, item)
+        name, ckind, args, server, tool = _tool_item_fields(kind, item, ev == "item.completed")
         unnamed = kind == "mcp_tool_call" and (server is None or tool is None)
         if unnamed:
             b.damaged(line, "mcp_tool_call item without a server and tool name", item)
@@ -619,8 +689,8 @@ class _ExecRun:
                 item["status"] = st
         else:
             st = None
-        if c is not None and item.get("id") == c.id:
-            item["id"] = c.id
+        if item.get("id") == native:  # the call's own id (the first item's: c.id), or the one made above
+            item["id"] = native if c is None else c.id
         text, raw, is_error, exit_code = _tool_item_result(kind, item)
         if st == "completed" and is_error:
             st = "failed"
