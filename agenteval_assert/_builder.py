@@ -20,6 +20,7 @@ import attrs
 from ._reader import ReadStats
 from .model import (
     _ACTION_COUNT,
+    _SKILLED_STEPS,
     Health,
     LineIssue,
     Location,
@@ -354,6 +355,7 @@ class TranscriptBuilder:
         self._main_text_step = -1
         #: the messages that are no action (not the assistant's: ``Transcript.action_count``)
         self._not_actions = 0
+        self._skilled: list[int] = []  # the places of the messages that invoke a skill
         self._calls: dict[str, _Call] = {}
         self._subagents: dict[str, dict[str, Any]] = {}
         self.unknown_types: Counter[str] = Counter()
@@ -415,6 +417,8 @@ class TranscriptBuilder:
                     self._main_text_step = len(steps)
         else:
             self._not_actions += 1
+        if skill is not None:
+            self._skilled.append(len(steps))
         # _message(role, text, self._where, line, len(steps), agent_id, meta, skill), inline
         m = _new(_MakingMessage)
         m.role = role
@@ -854,6 +858,7 @@ class TranscriptBuilder:
         self._steps = []  # the model holds its steps: the builder's list of them is freed
         # every step is an action but the messages that are not the assistant's: counted as they came
         t._derived[_ACTION_COUNT] = len(steps) - self._not_actions
+        t._derived[_SKILLED_STEPS] = tuple(self._skilled)  # check_skill_invoked: no pass over the steps
         return t
 
     def _final_answer(self, steps: list[Step], text_step: int, call_step: int) -> str | None:

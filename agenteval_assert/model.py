@@ -477,6 +477,9 @@ Step = Message | Thinking | ToolCall
 
 #: the key of ``Transcript.action_count()`` in ``Transcript._derived``, set by the builder
 _ACTION_COUNT = "model.action_count"
+#: the key in ``Transcript._derived`` of the places (``index``) of the messages that invoke a
+#: skill (``Message.skill``), in order, set by the builder as the messages come
+_SKILLED_STEPS = "model.skilled_steps"
 
 
 @attrs.define(frozen=True, slots=True, eq=False)

@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -1039,6 +1040,38 @@ def test_one_pass_over_the_steps_counts_the_actions_and_finds_the_skills_as_befo
     for include in (True, False):
         assert _action_count(tr, include) == _step_facts_long_way(tr)[0 if include else 1]
     assert _skills(tr) == [(m.skill, m) for m in _step_facts_long_way(tr)[2]]  # no call names a skill here
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["user", "assistant", "think", "call"]), st.none() | st.just("sub"),
+                          st.none() | st.sampled_from(["pdf", "plug:storybook"])), max_size=12))
+def test_the_builders_skilled_messages_are_the_ones_a_pass_finds(
+        steps: list[tuple[str, str | None, str | None]]) -> None:
+    # the builder records the places of the messages that invoke a skill as they come:
+    # check_skill_invoked reads them there, without a pass over the steps
+    from agenteval_assert.checks._budgets import _skills
+    from agenteval_assert.model import _SKILLED_STEPS
+
+    t = T()
+    for kind, agent, skill in steps:
+        if kind == "call":
+            t.call("Bash", command="ls", agent=agent)
+        elif kind == "think":
+            t.b.thinking("hmm", t._next(), agent_id=agent)
+        else:
+            t.b.message(kind, "text", t._next(), agent_id=agent, skill=skill)  # type: ignore[arg-type]
+    tr = t.say("done").done()
+    long_way = _step_facts_long_way(tr)[2]
+    assert tr._derived[_SKILLED_STEPS] == tuple(m.index for m in long_way)
+    ix = _index(tr)
+    assert ix._skilled_places is not None and ix._step_facts is None
+    found = ix.skilled()
+    assert len(found) == len(long_way) and all(a is b for a, b in zip(found, long_way, strict=True))
+    assert ix._step_facts is None  # no pass was made
+    skills = _skills(tr)
+    evolved = attrs.evolve(tr)  # a transcript made otherwise: no record, the pass
+    assert _SKILLED_STEPS not in evolved._derived and _index(evolved)._skilled_places is None
+    assert _skills(evolved) == skills
 
 
 def test_one_pass_over_the_steps_is_the_long_way_on_the_corpus(corpus: Any) -> None:

@@ -177,7 +177,7 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
     skill invoked without a call (a Claude Code slash command: ``Message.skill``)."""
     ix = _index(t)
     out: list[tuple[str, ToolCall | Message]] = [
-        (s.skill, s) for s in ix.step_facts()[2] if s.skill is not None]  # every Message with a skill
+        (s.skill, s) for s in ix.skilled() if s.skill is not None]  # every Message with a skill
     # the calls that can name a skill, from the shared index (not every call); the order they
     # are met in does not matter: the list is sorted by step (one step per call) at the end
     tools = {c.index: c for c in ix.of_kind("skill", True)}

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..matchers import call_aliases, canonical_json
-from ..model import Message, Thinking, ToolCall, Transcript
+from ..model import _SKILLED_STEPS, Message, Thinking, ToolCall, Transcript
 from ..results import Evidence
 
 if TYPE_CHECKING:
@@ -160,6 +160,7 @@ class CallIndex:
         "_scripts",
         "_shell_calls",
         "_shell_texts",
+        "_skilled_places",
         "_step_facts",
         "_steps",
         "_unreadable",
@@ -188,6 +189,9 @@ class CallIndex:
         self._arg_positions: dict[tuple[int, str, bool], tuple[Sequence[int], _ByValue]] = {}
         self._steps = t.steps  # the transcript's own tuple (no copy)
         self._step_facts: tuple[int, int, tuple[Message, ...]] | None = None
+        #: the places of the messages that invoke a skill, as the builder recorded them (absent
+        #: from a transcript made otherwise, or changed by ``attrs.evolve``: then a pass)
+        self._skilled_places: tuple[int, ...] | None = t._derived.get(_SKILLED_STEPS)
 
     # -- steps ---------------------------------------------------------------------------------
 
@@ -218,6 +222,15 @@ class CallIndex:
                         main += 1
             got = self._step_facts = (n, main, tuple(skilled))
         return got
+
+    def skilled(self) -> tuple[Message, ...]:
+        """The messages that invoke a skill (``Message.skill``), in order: at the places the
+        builder recorded, else from ``step_facts``'s pass over the steps."""
+        places = self._skilled_places
+        if places is None:
+            return self.step_facts()[2]
+        steps = self._steps
+        return tuple([steps[i] for i in places])  # type: ignore[misc]  # Messages, by the builder
 
     # -- calls by name -------------------------------------------------------------------------
 
