@@ -50,6 +50,20 @@ def test_args_keys_of_equal_arguments_are_equal(a: dict[str, Any]) -> None:
     assert args_key(a) == args_key(json.loads(json.dumps(a)) if not _has_nan(a) else a)
 
 
+_LOOK_ALIKE = [  # flat keys (key, value, key, value...; list items in a row): shapes that could meet
+    {"a": "b", "c": "d"}, {"a": ["b", "c", "d"]}, {"a": {"b": "c"}}, {"a": ["b", "c"]}, {"a": "b"},
+    {"a": ["b"]}, {"a": {}}, {"a": []}, {}, {"a": [["b", "c"]]}, {"a": [{"b": "c"}]}, {"a": ["{", "b", "c"]},
+    {"a": ["[", "b"]}, {"{": "a"}, {"[": "a"}, {"a": [None]}, {"a": None}, {"a": ["i", 1]}, {"a": 1},
+    {"a": ["f", "1.0"]}, {"a": 1.0}, {"a": "b", "[": "c"}, {"a": [1, 2]}, {"a": [[1], 2]}, {"a": [1, [2]]},
+]
+
+
+def test_flat_keys_of_look_alike_arguments_are_equal_exactly_when_the_canonical_json_is() -> None:
+    for a in _LOOK_ALIKE:
+        for b in _LOOK_ALIKE:
+            assert (args_key(a) == args_key(b)) == (canonical_json(a) == canonical_json(b)), (a, b)
+
+
 def _has_nan(v: Any) -> bool:
     if isinstance(v, float):
         return math.isnan(v)
