@@ -801,7 +801,10 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
                 # in that text's group: kept here without reading the call (the calls that
                 # may retry a file read that failed are most of the reads of a long session)
                 if direct is None:
-                    direct = pool[-1].index == len(pool) - 1  # indexes ascending: 0..n-1
+                    # every index its position (a transcript re-ordered by attrs.evolve, or made
+                    # by hand, may number its calls otherwise even when the last is n - 1)
+                    direct = pool[-1].index == len(pool) - 1 and all(
+                        map(operator.eq, map(_index_of, pool), range(len(pool))))
                 for v in firsts:
                     g = (name, (v,))
                     kept += [(i, i if direct else pool[i].index, g) for i in by.get(v, ())]
@@ -814,6 +817,7 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
 
 
 _first = operator.itemgetter(0)
+_index_of = operator.attrgetter("index")
 
 
 def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiting: set[int],
