@@ -73,7 +73,7 @@ def _maker(cls: type) -> Any:
         "__module__": __name__})
     for name in names:  # each store below is the field's own slot, as *cls* defines it
         assert name == "location" or type(cls.__dict__[name]).__name__ == "member_descriptor"
-    env: dict[str, Any] = {"_new": object.__new__, "_making": making, "_cls": cls}
+    env: dict[str, Any] = {"_new": object.__new__, "_making": making, "_cls": cls, "_tnew": _tnew}
     params = []
     body = []
     for name in names:
@@ -97,7 +97,11 @@ def _maker(cls: type) -> Any:
             continue
         if name == "location":  # the path in the field's own slot, the line in _line
             params += ["path", "line"]
-            body.append("    o._location_path = path\n    o._line = line\n")
+            # a line of None: the Location(path, None) itself in the slot (_LocationField keeps a
+            # value with no line as it is), as a step's location is (model._place)
+            env["_Location"] = Location
+            body.append("    if line is None:\n        o._location_path = _tnew(_Location, (path, None))\n"
+                        "    else:\n        o._location_path = path\n    o._line = line\n")
             continue
         params.append(name)
         body.append(f"    o.{name} = {name}\n")
@@ -608,7 +612,7 @@ class TranscriptBuilder:
         r.raw = raw
         r.is_error = bool(is_error)
         r.exit_code = exit_code
-        r._location_path = self.path
+        r._location_path = self.path if line is not None else _tnew(Location, (self.path, None))
         r._line = line
         r.__class__ = ToolResult
         c.result = r

@@ -184,3 +184,25 @@ def test_the_state_of_a_codex_exec_parse_is_freed_without_the_collector(monkeypa
         if was:
             gc.enable()
     assert t.steps and isinstance(t.steps[0], (Message, Thinking, ToolCall))
+
+
+def test_a_line_of_none_gives_a_location_with_no_line_to_steps_and_results_alike() -> None:
+    # a plugin parser may pass line=None: every object the builder makes then holds
+    # Location(path, None), the value the model's constructors keep for it
+    from agenteval_assert.model import ToolResult
+
+    b = TranscriptBuilder("p.jsonl", "codex-exec", "codex")
+    b.message("assistant", "hi", None)  # type: ignore[arg-type]
+    b.thinking("hmm", None)  # type: ignore[arg-type]
+    assert b._call("k", "c1", "Bash", "shell", {}, None, None, None, None, None, None, None)  # type: ignore[arg-type]
+    assert b._result("k", "out", None, None, False, 0, None, None) is not None  # type: ignore[arg-type]
+    assert b.call("k2", id="c2", name="Read", kind="file_read", arguments={}, line=None)  # type: ignore[arg-type]
+    assert b.result("k2", text="x", line=None)  # type: ignore[arg-type]
+    t = b.build(ReadStats("p.jsonl"))
+    nowhere = Location("p.jsonl", None)
+    for s in t.steps:
+        assert s.location == nowhere and type(s.location) is Location
+    for c in t.tool_calls:
+        assert c.result is not None and c.result.location == nowhere and type(c.result.location) is Location
+        made = ToolResult(c.result.text, c.result.raw, c.result.is_error, c.result.exit_code, nowhere)
+        assert repr(made) == repr(c.result)

@@ -1,8 +1,8 @@
-"""review4: the retry walk's by-value shortcut (``_retry_candidates``, ``direct``) takes a call's
-position in the pool for its ``index`` whenever the last call's index is ``len(pool) - 1``.
-A transcript whose calls are not numbered by their place (steps re-ordered by
-``attrs.evolve``, a transcript made by hand) then gets another verdict than the walk over
-every call (the base before this round)."""
+"""The retry walk's by-value shortcut (``_retry_candidates``, ``direct``) may take a call's
+position in the pool for its ``index`` only when every call's index is its position: a
+transcript whose calls are not numbered by their place (steps re-ordered by ``attrs.evolve``, a
+transcript made by hand) gets the verdict of the walk over every call, even when its last
+call's index is ``len(pool) - 1``."""
 
 from __future__ import annotations
 
