@@ -6,7 +6,7 @@ subclasses (``_L``, ``_D``, ``_S``) and whose ``in`` answers yes for those keys 
 the long way everywhere: the block loop, ``user``'s block loop, ``call`` (a name's meaning
 worked out afresh), ``content_text``, the API-error and request-id tests. Both must give the
 same transcript, for the real corpus files and for generated records of odd shapes. The usage
-of a new API message read inline, the model of a run's lines, the names' cache after more MCP
+of a new API message, the model of a run's lines, the names' cache after more MCP
 servers are declared and a subagent's calls linked late have tests of their own.
 """
 
@@ -56,7 +56,7 @@ class _R(_D):
 def _long_way(value: Any) -> Any:
     """*value* with every object, array and string value made a subclass (keys stay plain). A
     ``usage`` object stays plain: the builder reads a subclass as no object at all (its own
-    test, ``type(usage) is not dict``); the inline usage reading has a test of its own below."""
+    test, ``type(usage) is not dict``); a new usage's reading has a test of its own below."""
     if isinstance(value, dict):
         return _R({k: v if k == "usage" else _long_way(v) for k, v in value.items()})
     if isinstance(value, list):
@@ -339,7 +339,7 @@ def test_a_spawning_call_of_a_name_first_seen_on_a_repeated_id(extra: dict[str, 
 
 @settings(max_examples=500)
 @given(_USAGE)
-def test_the_inline_usage_reading_is_usage_fields(usage: Any) -> None:
+def test_a_new_usage_is_read_as_usage_fields_reads_it(usage: Any) -> None:
     st_ = _Claude(TranscriptBuilder("t", "claude-stream-json", "claude-code"), session=False)
     st_.new_usage("k", usage, None)
     got = st_.usage.get(None, {}).get("k")

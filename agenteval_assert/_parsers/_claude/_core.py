@@ -118,18 +118,7 @@ class _Claude:
         """``add_usage`` of a usage that is not the last one's repeat."""
         self._last_usage_key = key
         self._last_usage = usage
-        if type(usage) is dict:
-            # _usage_fields's common case, inline (tests/test_claude_speed_paths.py: it gives the same)
-            get = usage.get
-            i, o, r, w = (get("input_tokens"), get("output_tokens"), get("cache_read_input_tokens"),
-                          get("cache_creation_input_tokens"))
-            if (type(i) is int and type(o) is int and type(r) is int and type(w) is int
-                    and i >= 0 and o >= 0 and r >= 0 and (w > 0 or (w == 0 and "cache_creation" not in usage))):
-                fields: list[int | None] | None = [i, o, r, w]
-            else:
-                fields = self._read_usage(usage)
-        else:
-            fields = self._read_usage(usage)
+        fields = self._read_usage(usage)
         if fields is None:
             return
         mine = self.usage.get(agent_id)
