@@ -101,6 +101,7 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
     """The ``summary --json`` document (fields defined in ``docs/cli.md``)."""
     main_calls = t.tool_calls
     main_errors, unrecorded, unanswered = _tally(main_calls)
+    sub_calls = t.subagent_tool_calls  # a pass over every call: made once
     h = t.health
     doc: dict[str, Any] = {
         "path": t.path,
@@ -109,9 +110,9 @@ def summary_dict(t: Transcript) -> dict[str, Any]:
         "model": t.model,
         "session_id": t.session_id,
         "tool_calls": len(main_calls),
-        "subagent_tool_calls": len(t.subagent_tool_calls),
+        "subagent_tool_calls": len(sub_calls),
         "tool_errors": main_errors,
-        "subagent_tool_errors": _errors(t.subagent_tool_calls),
+        "subagent_tool_errors": _errors(sub_calls),
         "unrecorded_outcomes": unrecorded,
         "unanswered_calls": unanswered,
         "tools": dict(t.tool_names),

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -180,3 +181,43 @@ def test_a_generated_session_the_prefilter_skips_holds_no_workflow_call(calls: l
                              {"type": "tool_use", "id": f"t{i}", "name": name, "input": inp}]}})
              for i, (name, inp) in enumerate(calls)]
     _skips_only_what_holds_no_call(aa.parse("\n".join(lines) + "\n"))
+
+
+_COMMAND_VALUES = st.one_of(
+    _SHELLISH, st.none(), st.integers(), st.booleans(), st.floats(allow_nan=False),
+    st.lists(_SHELLISH, max_size=3),
+    st.lists(st.one_of(_SHELLISH, st.integers(), st.dictionaries(st.just("k"), st.integers())), max_size=3),
+    st.dictionaries(st.just("k"), _SHELLISH, max_size=1),
+    st.sampled_from([["bash", "-lc", "npx storybook ai test-run"], ["npx", "storybook", "ai", "x"],
+                     ["bash", "-lc", "ls"], ["sh", "-c", "cat <<EOF\nx\nEOF"], ["echo", "a$"], ["echo", "'"]]),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(
+    st.tuples(st.sampled_from(["command", "cmd"]), _COMMAND_VALUES),
+    st.tuples(st.just("both"), st.tuples(_COMMAND_VALUES, _COMMAND_VALUES)),
+    st.tuples(st.just("name"), _NAMES),
+), min_size=1, max_size=8))
+def test_the_transcript_prefilter_decides_as_the_long_way(calls: list[tuple[str, Any]]) -> None:
+    """Argument lists and texts already seen are skipped before ``ToolCall.command`` makes the
+    text: the answer is the one ``ToolCall.command`` per call gives, whatever the arguments hold
+    (texts, argument lists, words that are not text or not hashable, ``command`` beside ``cmd``,
+    nothing)."""
+    from agenteval_assert.model import Health, Location, ToolCall
+    from agenteval_assert.storybook._prefilter import _may_hold_workflow_calls
+
+    made = []
+    for i, (key, value) in enumerate(calls):
+        if key == "name":
+            made.append(ToolCall(id=f"c{i}", name=value, kind="mcp", arguments={}, location=Location("x", i + 1),
+                                 index=i, step=i))
+            continue
+        args = {"command": value[0], "cmd": value[1]} if key == "both" else {key: value}
+        made.append(ToolCall(id=f"c{i}", name="exec", kind="shell", arguments=args, location=Location("x", i + 1),
+                             index=i, step=i))
+        made.append(ToolCall(id=f"d{i}", name="exec", kind="shell", arguments=dict(args),  # a repeat
+                             location=Location("x", i + 1), index=i, step=i))
+    t = Transcript(path="x", format="codex-exec", agent="codex", steps=tuple(made), tool_calls=tuple(made),
+                   health=Health(lines=len(made), records=len(made)))
+    assert may_hold_workflow_calls(t) == _may_hold_workflow_calls(t)

@@ -26,13 +26,64 @@ def may_hold_calls(text: str) -> bool:
     return "storybook" in text.translate(_QUOTING)
 
 
+#: No value: ``arguments.get("command", _MISSING)`` tells a missing key from ``None``.
+_MISSING: object = object()
+
+
 def may_hold_workflow_calls(transcript: Transcript) -> bool:
     """``False`` only when ``workflow_calls(transcript)`` (any profile) is surely empty: no shell
     command text passes :func:`may_hold_calls` and no other call's tool or name is a workflow
     name of either vocabulary. (A file the agent wrote matters only to a later command that
-    passes.)"""
+    passes.)
+
+    Each distinct text is tested once: a text (and an argument list, by its words) already seen
+    is skipped before the text is made (``ToolCall.command`` quotes every word of a list, which
+    is most of the cost on a long Codex log); ``_may_hold_workflow_calls`` is the long way."""
+    from ..model import ToolCall  # loaded with the transcript
+
     seen: set[str] = set()
+    argvs: set[tuple[object, ...]] = set()  # argument lists whose text was tested
     names: set[str] = set()  # the names already found to be no workflow name
+    for call in transcript.all_tool_calls:
+        if call.kind == "shell":
+            if type(call) is ToolCall:  # ToolCall.command, inline up to the text (a subclass: its own)
+                args = call.arguments
+                cmd = args.get("command", _MISSING)
+                if cmd is _MISSING:
+                    cmd = args.get("cmd")
+                if type(cmd) is str:
+                    if cmd in seen:
+                        continue
+                elif type(cmd) is list:
+                    try:
+                        words = tuple(cmd)
+                        if words in argvs:
+                            continue
+                        argvs.add(words)
+                    except TypeError:  # a word that cannot be hashed: no key, the text decides
+                        pass
+                elif cmd is None or type(cmd) in (int, float, bool, dict):
+                    continue  # no text (what ToolCall.command says for these)
+            text = call.command
+            if text is None or text in seen:
+                continue
+            if may_hold_calls(text):
+                return True
+            seen.add(text)
+            continue
+        for candidate in (call.tool, call.name):
+            if isinstance(candidate, str) and candidate and candidate not in names:
+                if normalize_workflow_name(candidate):
+                    return True
+                names.add(candidate)
+    return False
+
+
+def _may_hold_workflow_calls(transcript: Transcript) -> bool:
+    """``may_hold_workflow_calls`` the long way (one ``ToolCall.command`` per shell call): the
+    tests hold the fast one to it."""
+    seen: set[str] = set()
+    names: set[str] = set()
     for call in transcript.all_tool_calls:
         if call.kind == "shell":
             text = call.command
