@@ -154,6 +154,11 @@ def _shell_read_outcome(c: ToolCall, path: str, ok_means_done: bool, failure_mea
     outcome = _shell_outcome(c, ok_means_done, failure_means_not_done)
     if outcome is not None or _tool_outcome(c) is not True:
         return outcome
+    return _read_ok(c, path)
+
+
+def _read_ok(c: ToolCall, path: str) -> bool | None:
+    """The output of *c*, a line that succeeded, shows no read error naming *path*'s file."""
     name = path.rstrip("/").rsplit("/", 1)[-1] or path
     output = c.output
     if name not in output:
@@ -253,6 +258,7 @@ class _Folders:
         self.root = root.rstrip("/") if isinstance(root, str) and root.startswith("/") else None
         self.agent = t.agent
         self.by_agent: dict[str | None, Folder] = {}
+        self._modes: dict[str, str] = {}  # mode_by_name: by the tool's name
         # Claude Code 2 runs each command as ``cmd && pwd -P >| FILE`` and moves its shell to
         # the folder written there: a command line that fails leaves the folder as it was.
         self.moves_on_success_only = t.agent == "claude-code" and _major(t.metadata) >= 2
@@ -261,6 +267,20 @@ class _Folders:
         if self.agent in _PERSISTS_ALL or c.name in _PERSISTS.get(self.agent, ()):
             return "fresh" if c.arguments.get("run_in_background") is True else "persists"
         return "fresh" if self.agent in _FRESH or self.agent == "claude-code" else "unknown"
+
+    def mode_by_name(self, c: ToolCall) -> Literal["persists", "fresh", "unknown"]:
+        """``self.mode(c)``, with what depends on the tool's name alone kept by name (one
+        dictionary look-up per call; a shell that persists still reads the call's
+        ``run_in_background``)."""
+        name = c.name
+        m = self._modes.get(name)
+        if m is None:
+            m = self._modes[name] = (
+                "maybe" if self.agent in _PERSISTS_ALL or name in _PERSISTS.get(self.agent, ())
+                else "fresh" if self.agent in _FRESH or self.agent == "claude-code" else "unknown")
+        if m == "maybe":
+            return "fresh" if c.arguments.get("run_in_background") is True else "persists"
+        return m  # type: ignore[return-value]
 
     def start(self, c: ToolCall, mode: Literal["persists", "fresh", "unknown"] | None = None) -> Folder:
         """The folder *c* starts in (*mode*: ``self.mode(c)``, when the caller has it)."""
@@ -289,13 +309,33 @@ class _Folders:
                  and "Shell cwd was reset to" in c.result.text and "Shell cwd was reset to " in c.result.text
                  else None)
         if reset:
-            folder = reset.group(1).rstrip("/")
-            self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
+            self.reset(c, reset)
             return
         path = "" if found.cwd == self.root else found.cwd
         if path == start.path and found.cwd_unknown == start.why:
             return  # the folder it started in (``end == start``, without making ``end``)
-        why = found.cwd_unknown
+        self.moved(c, start, path, found.cwd_unknown, mode)
+
+    def reset_in(self, c: ToolCall) -> regex.Match[str] | None:
+        """Claude Code's note that it moved *c*'s shell back (``Shell cwd was reset to …``)."""
+        # "…reset to" first: the same answer, found faster than with the trailing space (a
+        # substring search tests its last character at each place, and spaces are everywhere)
+        r = c.result
+        if r is None or self.agent != "claude-code":
+            return None
+        text = r.text
+        if "Shell cwd was reset to" in text and "Shell cwd was reset to " in text:
+            return _CLAUDE_RESET.search(text)
+        return None
+
+    def reset(self, c: ToolCall, reset: regex.Match[str]) -> None:
+        folder = reset.group(1).rstrip("/")
+        self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
+
+    def moved(self, c: ToolCall, start: Folder, path: str, why: str | None,
+              mode: Literal["persists", "fresh", "unknown"]) -> None:
+        """*c* ended in the folder *path* (*why*: the line's ``cwd_unknown``), not where it
+        started: carry it, or the guess it makes, to the next call of its agent."""
         if why is not None and why != start.why:
             why = f"{why}, in call #{c.index}"
         end = self._folder(path, why)  # attrs.evolve(self.home, path=path, why=why): home is Folder()
@@ -406,16 +446,59 @@ def _rebased(home: ShellFileEffects, start: Folder) -> ShellFileEffects:
 _FAST_TOOL_EVENTS = True
 
 
+#: What the file index keeps of a command line run from one folder (``_shot``): its effects,
+#: whether it leaves the shell where it started, the folder it leaves it in (``""`` for the
+#: session's; the line's ``cwd_unknown``), and each effect and unknown write as the fields a
+#: call's event takes from it.
+_Shot = tuple[
+    "ShellFileEffects", bool, str, "str | None",
+    tuple[tuple[Literal["read", "write", "edit", "delete"], str, str, bool, bool, bool, bool], ...],
+    "list[tuple[str, str, tuple[tuple[str, ...], ...]]] | None",
+]
+
+
+def _shot(found: ShellFileEffects, start: Folder, root: str | None) -> _Shot:
+    """``_Folders.after``'s and ``_shell_events``'s reading of *found* (the effects of a line
+    run from *start*), made once per text and folder: what stays the same for every call."""
+    path = "" if found.cwd == root else found.cwd
+    stays = path == start.path and found.cwd_unknown == start.why
+    effects = tuple((e.op, e.path, e.command.text, e.pattern, e.recursive, e.ok_means_done,
+                     e.failure_means_not_done) for e in found.effects)
+    return (found, stays, path, found.cwd_unknown, effects, None)
+
+
+def _unknown_forms(found: ShellFileEffects, forms: dict[int, tuple[tuple[str, ...], ...]],
+                   ) -> list[tuple[str, str, tuple[tuple[str, ...], ...]]]:
+    """Each unknown write of *found*: its command's text, the reason, and ``command_forms`` of
+    its words (by the command's id in *forms*: a command line's commands are shared)."""
+    from .._shell_files import command_forms
+
+    out = []
+    for u in found.unknown_writes:
+        f = forms.get(id(u.command))
+        if f is None:
+            f = forms[id(u.command)] = tuple(command_forms(u.command.words))
+        out.append((u.command.text, u.reason, f))
+    return out
+
+
 def _build_file_index(t: Transcript) -> _FileIndex:
+    """Every file event of *t*: the events ``_tool_events`` and ``_shell_events`` give each call
+    in turn, each shell call's effects those ``line_effects`` gives its text from the folder
+    ``_Folders`` carries to it (``_build_file_index_long`` is that, call by call; the tests
+    compare the two). What depends on a command text and its start folder alone is made once
+    per pair (``_shot``); a call then costs its outcome and one event per effect."""
     from .._shell_files import line_effects
 
     events: list[FileEvent] = []
     unknown: list[_Unknown] = []
     ix = _index(t)
     folders = _Folders(t)
-    # effects of a text from another folder, by the text and the folder's fields (a tuple of
-    # strings hashes and compares without the Folder's methods: most calls start elsewhere)
-    elsewhere: dict[tuple[str, str, str | None], ShellFileEffects] = {}
+    home, root, by_agent = folders.home, folders.root, folders.by_agent
+    claude = folders.agent == "claude-code"
+    # what a text does from a folder, by the text and the folder's fields (a tuple of strings
+    # hashes and compares without the Folder's methods: most calls start elsewhere)
+    shots: dict[tuple[str, str, str | None], _Shot] = {}
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
@@ -424,6 +507,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     shells, texts = ix.shell_calls(True), ix.shell_texts(True)
     k, n_shells = 0, len(shells)
     fast = _FAST_TOOL_EVENTS
+    event = _event
     for c in ix.all_calls:
         kind = c.kind
         if kind == "file_read" or kind == "file_write" or kind == "file_edit":
@@ -432,8 +516,8 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             if fast and type(path) is str and path and "command" not in args:
                 # what _tool_events gives a call that names its file as most file tools do
                 # (``file_path``, no editor ``command``), made inline: one event
-                events.append(_event(_TOOL_OPS.get(kind, "edit"), path, c, _tool_outcome(c), "tool", None, False,
-                                     False))
+                events.append(event(_TOOL_OPS.get(kind, "edit"), path, c, _tool_outcome(c), "tool", None, False,
+                                    False))
             else:
                 events.extend(_tool_events(c))
         elif kind == "shell" and k < n_shells and shells[k] is c:
@@ -441,26 +525,81 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             k += 1
             if not text:
                 continue
-            mode = folders.mode(c)  # once for start() and after()
-            start = folders.start(c, mode)
-            found: ShellFileEffects | None = None
-            if "*** Begin Patch" not in text:
-                if start is folders.home or (start.path == "" and start.why is None):  # start == Folder()
+            mode = folders.mode_by_name(c)
+            start = by_agent.get(c.agent_id, home) if mode != "fresh" else folders.start(c, mode)
+            if "*** Begin Patch" in text:
+                ev, un = _shell_events(c, text, None, start, home, forms)
+                events.extend(ev)
+                unknown.extend(un)
+                continue
+            key = (text, start.path, start.why)
+            shot = shots.get(key)
+            if shot is None:
+                if start.path == "" and start.why is None:  # start == Folder()
                     found = ix.file_effects(text)  # never raises: a best effort; once per text
                 else:
-                    found = elsewhere.get((text, start.path, start.why))
-                    if found is None:
-                        script = ix.script(text)
-                        if start.why is None and not _moves(script, stays):
-                            found = _rebased(ix.file_effects(text), start)
-                        else:
-                            same: bool | None = False  # the same effects from any known folder
-                            if start.why is None and (same := leaves.get(id(script))) is None:
-                                same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
-                            found = ix.file_effects(text) if same else line_effects(script, start)
-                        elsewhere[text, start.path, start.why] = found
-                folders.after(c, start, found, mode)
-            ev, un = _shell_events(c, text, found, start, folders.home, forms)
+                    script = ix.script(text)
+                    if start.why is None and not _moves(script, stays):
+                        found = _rebased(ix.file_effects(text), start)
+                    else:
+                        same: bool | None = False  # the same effects from any known folder
+                        if start.why is None and (same := leaves.get(id(script))) is None:
+                            same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
+                        found = ix.file_effects(text) if same else line_effects(script, start)
+                shot = shots[key] = _shot(found, start, root)
+            status = c.status
+            # _Folders.after, with what depends on the text and folder read from the shot
+            if mode != "fresh" and status != "declined":
+                reset = folders.reset_in(c) if claude else None
+                if reset:
+                    folders.reset(c, reset)
+                elif not shot[1]:
+                    folders.moved(c, start, shot[2], shot[3], mode)
+            # _shell_events, likewise
+            effects = shot[4]
+            if effects:
+                whole = _tool_outcome(c)
+                for op, path, command, pattern, recursive, ok_means_done, failure_means_not_done in effects:
+                    # _shell_outcome, then _shell_read_outcome's look at the output
+                    if whole is True:
+                        ok = True if ok_means_done else None
+                    elif whole is False:
+                        ok = False if (failure_means_not_done or status == "declined") else None
+                    else:
+                        ok = None
+                    if ok is None and op == "read" and whole is True:
+                        ok = _read_ok(c, path)
+                    events.append(event(op, path, c, ok, "shell", command, pattern, recursive))
+            if status != "declined" and shot[0].unknown_writes:
+                todo = shot[5]
+                if todo is None:
+                    todo = _unknown_forms(shot[0], forms)
+                    shot = shots[key] = (*shot[:5], todo)
+                unknown.extend((c, u_text, reason, f) for u_text, reason, f in todo)
+    return _FileIndex(tuple(events), tuple(unknown))
+
+
+def _build_file_index_long(t: Transcript) -> _FileIndex:
+    """``_build_file_index`` the long way, call by call (for the tests): each shell call's
+    effects walked from its start folder (``line_effects``), ``_Folders.after`` and
+    ``_shell_events`` as they are."""
+    from .._shell_files import line_effects
+    from .._shell_parse import parse_shell
+
+    events: list[FileEvent] = []
+    unknown: list[_Unknown] = []
+    folders = _Folders(t)
+    for c in t.all_tool_calls:
+        if c.kind in ("file_read", "file_write", "file_edit"):
+            events.extend(_tool_events(c))
+        elif c.kind == "shell" and c.command:
+            text = c.command
+            start = folders.start(c)
+            found = None
+            if "*** Begin Patch" not in text:
+                found = line_effects(parse_shell(text), start)
+                folders.after(c, start, found)
+            ev, un = _shell_events(c, text, found, start, folders.home)
             events.extend(ev)
             unknown.extend(un)
     return _FileIndex(tuple(events), tuple(unknown))
