@@ -4,6 +4,7 @@ and the walker are compared with the long way on these (and on every command of 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -53,3 +54,23 @@ def corpus_commands(corpus: Path) -> list[str]:
                     if c.kind == "shell" and c.command:
                         texts[c.command] = None
     return list(texts)
+
+
+def _words(ws: Any) -> tuple[Any, ...]:
+    """Words by their fields (an expansion's script is compared by identity: two parses differ)."""
+    return tuple((w.text, w.value, w.quoted, w.quoted_start,
+                  tuple(p if isinstance(p, str) else (p.kind, p.text, p.name, p.quoted) for p in w.parts))
+                 for w in ws)
+
+
+def _command(c: Any) -> tuple[Any, ...]:
+    return (c.text, c.start, c.end, c.separator, _words(c.words),
+            tuple((r.fd, r.op, None if r.target is None else _words([r.target]), r.heredoc) for r in c.redirects))
+
+
+def effects_fields(found: Any) -> tuple[Any, ...]:
+    """What a line's effects hold, commands by their fields (two walks make two objects)."""
+    return (tuple((e.op, e.path, _command(e.command), e.pattern, e.recursive, e.ok_means_done,
+                   e.failure_means_not_done) for e in found.effects),
+            tuple((_command(u.command), u.reason) for u in found.unknown_writes),
+            found.cwd, found.cwd_unknown)

@@ -17,25 +17,7 @@ from agenteval_assert._shell_model import Expansion, Word
 from agenteval_assert.shell import parse_shell
 
 from ._shell_texts import corpus_commands, shell_texts
-
-
-def _words(ws: Any) -> tuple[Any, ...]:
-    """Words by their fields (an expansion's script is compared by identity: two parses differ)."""
-    return tuple((w.text, w.value, w.quoted, w.quoted_start,
-                  tuple(p if isinstance(p, str) else (p.kind, p.text, p.name, p.quoted) for p in w.parts))
-                 for w in ws)
-
-
-def _command(c: Any) -> tuple[Any, ...]:
-    return (c.text, c.start, c.end, c.separator, _words(c.words),
-            tuple((r.fd, r.op, None if r.target is None else _words([r.target]), r.heredoc) for r in c.redirects))
-
-
-def _plain(found: Any) -> tuple[Any, ...]:
-    return (tuple((e.op, e.path, _command(e.command), e.pattern, e.recursive, e.ok_means_done,
-                   e.failure_means_not_done) for e in found.effects),
-            tuple((_command(u.command), u.reason) for u in found.unknown_writes),
-            found.cwd, found.cwd_unknown)
+from ._shell_texts import effects_fields as _plain
 
 
 def _long_way(text: str, start: Folder) -> tuple[Any, ...]:

@@ -259,6 +259,10 @@ class _Folders:
         self.agent = t.agent
         self.by_agent: dict[str | None, Folder] = {}
         self._modes: dict[str, str] = {}  # mode_by_name: by the tool's name
+        #: per agent, the calls since its last settled folder (``settle``): each with the folder
+        #: it leaves when its output holds no reset note (``None``: the one it starts in, see
+        #: ``passed``) and its mode; only the first may have a folder of its own
+        self.pending: dict[str | None, list[tuple[ToolCall, Folder | None, Literal["persists", "fresh", "unknown"]]]] = {}
         # Claude Code 2 runs each command as ``cmd && pwd -P >| FILE`` and moves its shell to
         # the folder written there: a command line that fails leaves the folder as it was.
         self.moves_on_success_only = t.agent == "claude-code" and _major(t.metadata) >= 2
@@ -314,7 +318,28 @@ class _Folders:
         path = "" if found.cwd == self.root else found.cwd
         if path == start.path and found.cwd_unknown == start.why:
             return  # the folder it started in (``end == start``, without making ``end``)
-        self.moved(c, start, path, found.cwd_unknown, mode)
+        self.by_agent[c.agent_id] = self.moved(c, start, path, found.cwd_unknown, mode)
+
+    def settle(self, agent: str | None) -> Folder:
+        """The folder *agent*'s shell is in now: the calls waiting in ``pending`` since the last
+        settled folder are read from the last back to the first reset note (``Shell cwd was
+        reset to``), and those after it carried forward; a call none of which leaves a note
+        costs one search of its output, as in ``after``, but only when a later call needs the
+        folder (a line that changes no file, or starts with ``cd /abs``, does not)."""
+        state = self.by_agent.get(agent, self.home)
+        entries = self.pending.pop(agent, None)
+        if not entries:
+            return state
+        rest = entries
+        for j in range(len(entries) - 1, -1, -1):
+            reset = self.reset_in(entries[j][0])
+            if reset:
+                state, rest = self.reset_folder(reset), entries[j + 1 :]
+                break
+        for c, end, mode in rest:
+            state = end if end is not None else self.passed(c, state, mode)
+        self.by_agent[agent] = state
+        return state
 
     def reset_in(self, c: ToolCall) -> regex.Match[str] | None:
         """Claude Code's note that it moved *c*'s shell back (``Shell cwd was reset to …``)."""
@@ -329,13 +354,16 @@ class _Folders:
         return None
 
     def reset(self, c: ToolCall, reset: regex.Match[str]) -> None:
+        self.by_agent[c.agent_id] = self.reset_folder(reset)
+
+    def reset_folder(self, reset: regex.Match[str]) -> Folder:
         folder = reset.group(1).rstrip("/")
-        self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
+        return self.home if folder == self.root else self.home.cd(folder)
 
     def moved(self, c: ToolCall, start: Folder, path: str, why: str | None,
-              mode: Literal["persists", "fresh", "unknown"]) -> None:
+              mode: Literal["persists", "fresh", "unknown"]) -> Folder:
         """*c* ended in the folder *path* (*why*: the line's ``cwd_unknown``), not where it
-        started: carry it, or the guess it makes, to the next call of its agent."""
+        started: the folder, or the guess it makes, the next call of its agent starts in."""
         if why is not None and why != start.why:
             why = f"{why}, in call #{c.index}"
         end = self._folder(path, why)  # attrs.evolve(self.home, path=path, why=why): home is Folder()
@@ -347,7 +375,17 @@ class _Folders:
                 f"call #{c.index} failed: its cd may not have run")
         elif outcome is None:
             end = end.guess(f"call #{c.index} has no recorded outcome: its cd may not have run")
-        self.by_agent[c.agent_id] = end
+        return end
+
+    def passed(self, c: ToolCall, start: Folder, mode: Literal["persists", "fresh", "unknown"]) -> Folder:
+        """The folder a line that never changes folder leaves *c*'s shell in when its output
+        holds no reset note: its effects leave it where it started (``line_effects`` gives
+        ``cwd``, ``cwd_unknown`` = *start*'s fields), which ``after`` reads as ``start`` unless
+        *start* names the session's folder by its absolute path."""
+        path = "" if start.path == self.root else start.path
+        if path == start.path:
+            return start
+        return self.moved(c, start, path, start.why, mode)
 
 
 def _major(metadata: Mapping[str, object]) -> int:
@@ -482,6 +520,26 @@ def _unknown_forms(found: ShellFileEffects, forms: dict[int, tuple[tuple[str, ..
     return out
 
 
+def _line_kind(script: ShellScript, home: ShellFileEffects, root: str | None,
+               stays: dict[int, bool]) -> Folder | Literal["passes"] | None:
+    """What the file index may take from a command line without the folder it starts in:
+    ``"passes"`` for a line that never changes folder (``_moves``) and touches no file (its
+    effects from any folder are none, its unknown writes those from the session's folder, and it
+    leaves the shell where it found it: ``_Folders.passed``); the folder a line leaves when its
+    effects are the same from any folder (``_leaves_start``, a first ``cd /abs``) and it ends in
+    a folder it fixes, for a call of a shell that persists whose line succeeded (``after`` then
+    carries that folder whatever the start); else ``None`` (the start is needed).
+    ``tests/test_files_index_fast.py`` checks both claims against ``line_effects`` from known and
+    unknown folders."""
+    if not home.effects and not _moves(script, stays):
+        return "passes"
+    if home.cwd_unknown is None and _leaves_start(script, home):
+        from .._shell_files import Folder
+
+        return Folder("" if home.cwd == root else home.cwd, None)
+    return None
+
+
 def _build_file_index(t: Transcript) -> _FileIndex:
     """Every file event of *t*: the events ``_tool_events`` and ``_shell_events`` give each call
     in turn, each shell call's effects those ``line_effects`` gives its text from the folder
@@ -494,8 +552,8 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     unknown: list[_Unknown] = []
     ix = _index(t)
     folders = _Folders(t)
-    home, root, by_agent = folders.home, folders.root, folders.by_agent
-    claude = folders.agent == "claude-code"
+    home, root = folders.home, folders.root
+    lines: dict[str, Folder | Literal["passes"] | None] = {}  # _line_kind by text
     # what a text does from a folder, by the text and the folder's fields (a tuple of strings
     # hashes and compares without the Folder's methods: most calls start elsewhere)
     shots: dict[tuple[str, str, str | None], _Shot] = {}
@@ -526,12 +584,32 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             if not text:
                 continue
             mode = folders.mode_by_name(c)
-            start = by_agent.get(c.agent_id, home) if mode != "fresh" else folders.start(c, mode)
+            status = c.status
             if "*** Begin Patch" in text:
+                start = folders.settle(c.agent_id) if mode != "fresh" else folders.start(c, mode)
                 ev, un = _shell_events(c, text, None, start, home, forms)
                 events.extend(ev)
                 unknown.extend(un)
                 continue
+            waits = False  # the call needs no start folder: its agent's folder is settled later
+            if mode == "fresh":
+                start = folders.start(c, mode)
+            else:
+                if text in lines:
+                    kept = lines[text]
+                else:
+                    kept = lines[text] = _line_kind(ix.script(text), ix.file_effects(text), root, stays)
+                # what the line does is the same from any folder: the folder its agent's shell
+                # is in, and the reset notes of the calls before it, can wait (``settle``)
+                if kept == "passes":  # it leaves the folder as it finds it
+                    start, waits = home, True
+                    if status != "declined":
+                        folders.pending.setdefault(c.agent_id, []).append((c, None, mode))
+                elif kept is not None and mode == "persists" and _tool_outcome(c) is True:
+                    start, waits = home, True  # a cd to an absolute path first, and it succeeded
+                    folders.pending[c.agent_id] = [(c, kept, mode)]  # it ends in kept
+                else:
+                    start = folders.settle(c.agent_id)
             key = (text, start.path, start.why)
             shot = shots.get(key)
             if shot is None:
@@ -547,14 +625,12 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                             same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
                         found = ix.file_effects(text) if same else line_effects(script, start)
                 shot = shots[key] = _shot(found, start, root)
-            status = c.status
-            # _Folders.after, with what depends on the text and folder read from the shot
-            if mode != "fresh" and status != "declined":
-                reset = folders.reset_in(c) if claude else None
-                if reset:
-                    folders.reset(c, reset)
-                elif not shot[1]:
-                    folders.moved(c, start, shot[2], shot[3], mode)
+            # _Folders.after, with what depends on the text and folder read from the shot: the
+            # folder it leaves when its output holds no reset note, the note looked for when a
+            # later call needs the folder (``settle``)
+            if not waits and mode != "fresh" and status != "declined":
+                end = start if shot[1] else folders.moved(c, start, shot[2], shot[3], mode)
+                folders.pending[c.agent_id] = [(c, end, mode)]
             # _shell_events, likewise
             effects = shot[4]
             if effects:
