@@ -553,7 +553,8 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     ix = _index(t)
     folders = _Folders(t)
     home, root = folders.home, folders.root
-    lines: dict[str, Folder | Literal["passes"] | None] = {}  # _line_kind by text
+    # by text: whether it is a patch, and its _line_kind ("?" until a shell that persists runs it)
+    lines: dict[str, tuple[bool, Folder | Literal["passes", "?"] | None]] = {}
     # what a text does from a folder, by the text and the folder's fields (a tuple of strings
     # hashes and compares without the Folder's methods: most calls start elsewhere)
     shots: dict[tuple[str, str, str | None], _Shot] = {}
@@ -585,7 +586,10 @@ def _build_file_index(t: Transcript) -> _FileIndex:
                 continue
             mode = folders.mode_by_name(c)
             status = c.status
-            if "*** Begin Patch" in text:
+            line = lines.get(text)
+            if line is None:  # once per text: a patch?
+                line = lines[text] = ("*** Begin Patch" in text, "?")
+            if line[0]:
                 start = folders.settle(c.agent_id) if mode != "fresh" else folders.start(c, mode)
                 ev, un = _shell_events(c, text, None, start, home, forms)
                 events.extend(ev)
@@ -595,10 +599,10 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             if mode == "fresh":
                 start = folders.start(c, mode)
             else:
-                if text in lines:
-                    kept = lines[text]
-                else:
-                    kept = lines[text] = _line_kind(ix.script(text), ix.file_effects(text), root, stays)
+                kept = line[1]
+                if kept == "?":  # once per text: what it needs of its start folder
+                    kept = _line_kind(ix.script(text), ix.file_effects(text), root, stays)
+                    lines[text] = (False, kept)
                 # what the line does is the same from any folder: the folder its agent's shell
                 # is in, and the reset notes of the calls before it, can wait (``settle``)
                 if kept == "passes":  # it leaves the folder as it finds it
