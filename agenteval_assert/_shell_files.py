@@ -295,7 +295,8 @@ class _Walker:
         chain: Folder | None = None  # the folder of a conditional cd, for the commands its && chain guards
         first = 0  # the first command of the current pipeline
         for i, c in enumerate(cmds):
-            for tok in _structure_tokens(gaps[i][0], c, bare):
+            for tok in (_structure_tokens(gaps[i][0], c, bare)
+                        if not bare or (c.words and not c.text.startswith(c.words[0].text)) else ()):
                 in_case = bool(opened) and opened[-1] == "case"
                 if tok == "(" and not in_case:
                     subshells.append((cwd, chain))
@@ -403,10 +404,6 @@ def line_effects(script: ShellScript | str, start: Folder) -> ShellFileEffects:
     _, end = walker.walk(script, True, True, start)
     for step in walker.steps:
         c = step.command
-
-        def add(op: Op, path: str, pattern: bool, rec: bool, step: _Step = step) -> None:
-            _add(effects, unknown, step, op, path, pattern, rec)
-
         stdin: str | None = "" if step.piped else None
         for r in c.redirects:
             if r.heredoc is not None:
@@ -427,17 +424,19 @@ def line_effects(script: ShellScript | str, start: Folder) -> ShellFileEffects:
                     unknown.append(UnknownWrite(c, f"writes to {target.text}, a name only known when it runs"))
                 continue
             if r.op == "<":
-                add("read", path, _is_glob(target), False)
+                _add(effects, unknown, step, "read", path, _is_glob(target), False)
             elif r.writes_file is not None:
-                add("edit" if r.op in (">>", "&>>") else "write", path, _is_glob(target), False)
+                _add(effects, unknown, step, "edit" if r.op in (">>", "&>>") else "write", path, _is_glob(target),
+                     False)
         found, reasons = _classify(_brace_expand(c.words), stdin)
         for op, w, rec in found:
             if w.expands:
                 if op != "read":
                     unknown.append(UnknownWrite(c, f"{c.name} changes {w.text}, a name only known when it runs"))
                 continue
-            add(op, w.value, _is_glob(w), rec)
-        unknown.extend(UnknownWrite(c, r) for r in reasons)
+            _add(effects, unknown, step, op, w.value, _is_glob(w), rec)
+        if reasons:
+            unknown.extend(UnknownWrite(c, r) for r in reasons)
     return ShellFileEffects(tuple(effects), tuple(unknown), end.path, end.why)
 
 
