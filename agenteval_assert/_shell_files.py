@@ -132,6 +132,8 @@ def _gaps(script: ShellScript) -> list[tuple[str, Command | None]]:
     pending: list[str] = []  # heredoc bodies declared but not met yet (they follow the line)
 
     def gap(text: str) -> str:
+        if not pending:
+            return text
         for body in list(pending):
             if body and body in text:
                 text = text.replace(body, "", 1)
@@ -140,7 +142,8 @@ def _gaps(script: ShellScript) -> list[tuple[str, Command | None]]:
 
     for c in script.top_level:
         out.append((gap(src[prev_end : c.start]), prev))
-        pending.extend(h.body for h in c.heredocs)
+        if c.redirects:
+            pending.extend(h.body for h in c.heredocs)
         prev, prev_end = c, c.end
     out.append((gap(src[prev_end:]), prev))
     return out
@@ -216,8 +219,9 @@ def _chdir(c: Command, here: Folder, stack: list[Folder]) -> Folder | None:
     if not c.words or c.words[0].value not in ("cd", "pushd", "popd") or c.words[0].expands:
         return None
     name = c.words[0].value
-    a = _parse_args(c.words[1:])
-    ops = a.operands
+    ops = _parse_args(c.words[1:]).operands
+    if name == "cd" and ops and ops[0].value != "-" and not ops[0].expands:
+        return here.cd(ops[0].value)  # the common case, as below: no text to show
     shown = " ".join(w.text for w in c.words)
     unknown = f"after {shown!r}, a folder the command line does not show"
     if name == "popd":

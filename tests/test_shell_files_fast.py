@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from agenteval_assert import _shell_files
 from agenteval_assert._shell_files import Folder, line_effects
@@ -70,3 +71,51 @@ def test_the_walk_with_its_shortcuts_is_the_long_way_on_the_corpus(corpus: Path)
     assert len(texts) > 100
     for text in texts:
         _same(text)
+
+
+def _chdir_long(c: Any, here: Folder, stack: list[Folder]) -> Folder | None:
+    """``_shell_files._chdir`` as it was: every case read after the text to show is made."""
+    from agenteval_assert._shell_programs import _parse_args
+
+    if not c.words or c.words[0].expands or c.words[0].value not in ("cd", "pushd", "popd"):
+        return None
+    name = c.words[0].value
+    ops = _parse_args(c.words[1:]).operands
+    shown = " ".join(w.text for w in c.words)
+    unknown = f"after {shown!r}, a folder the command line does not show"
+    if name == "popd":
+        if ops or not stack:
+            return Folder("$PWD", unknown)
+        return stack.pop()
+    if name == "pushd":
+        if not ops:
+            if not stack:
+                return Folder("$PWD", unknown)
+            top = stack.pop()
+            stack.append(here)
+            return top
+        if ops[0].value[:1] in "+-" and ops[0].value[1:].isdigit():
+            return Folder("$PWD", unknown)
+        stack.append(here)
+    if not ops:
+        return here.cd("~")
+    target = ops[0]
+    if target.value == "-":
+        return Folder("$OLDPWD", unknown)
+    if target.expands:
+        return here.cd(target.value, f"after {shown!r}, a folder only known when it runs")
+    return here.cd(target.value)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["cd", "pushd", "popd", "'cd'", "$C", "ls"]),
+       st.lists(st.sampled_from(["src", "/abs", "..", "-", "+1", "-2", "-P", "--", "$X", '"$Y"/z', "~", "a b", "''"]),
+                max_size=3),
+       st.sampled_from([Folder(), Folder("lib"), Folder("/r", "w")]), st.integers(0, 2))
+def test_a_cd_is_followed_as_the_long_way_follows_it(name: str, args: list[str], here: Folder, depth: int) -> None:
+    script = parse_shell(" ".join([name, *args]))
+    stack = [Folder(f"s{i}") for i in range(depth)]
+    for c in script.top_level:
+        fast_stack, long_stack = list(stack), list(stack)
+        assert _shell_files._chdir(c, here, fast_stack) == _chdir_long(c, here, long_stack)
+        assert fast_stack == long_stack
