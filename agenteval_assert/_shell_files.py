@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 import attrs
 
@@ -131,6 +132,8 @@ def _gaps(script: ShellScript) -> list[tuple[str, Command | None]]:
     pending: list[str] = []  # heredoc bodies declared but not met yet (they follow the line)
 
     def gap(text: str) -> str:
+        if not pending:
+            return text
         for body in list(pending):
             if body and body in text:
                 text = text.replace(body, "", 1)
@@ -139,7 +142,8 @@ def _gaps(script: ShellScript) -> list[tuple[str, Command | None]]:
 
     for c in script.top_level:
         out.append((gap(src[prev_end : c.start]), prev))
-        pending.extend(h.body for h in c.heredocs)
+        if c.redirects:
+            pending.extend(h.body for h in c.heredocs)
         prev, prev_end = c, c.end
     out.append((gap(src[prev_end:]), prev))
     return out
@@ -152,13 +156,28 @@ def _gap_lines(text: str) -> Iterator[str]:
         yield line.split(" #", 1)[0]
 
 
-def _structured(script: ShellScript, gaps: list[tuple[str, Command | None]]) -> bool:
+#: What a gap between two commands holds when it is only a separator (``&&``, ``|``, ``;``...)
+#: with blanks around it: no keyword, bracket or redirection (``_bare``).
+_BARE_GAPS = frozenset({"", ";", "&", "|", "&&", "||", "|&"})
+
+
+def _bare(text: str) -> bool:
+    """*text*, a gap, holds nothing but blanks, newlines and one separator: its lines give no
+    structure token, no keyword, nothing ``_structured`` counts, no redirection (the long
+    way reads the same from ``_gap_lines``; ``tests/test_shell_files_fast.py`` compares)."""
+    return text.strip(" \t\r\n") in _BARE_GAPS
+
+
+def _structured(script: ShellScript, gaps: list[tuple[str, Command | None]], bare: bool = False) -> bool:
     """The command list has control flow or grouping (``if``, ``for``, ``( … )``, ``!``): the
-    parser keeps the commands but not the structure, so the exit status cannot be attributed."""
+    parser keeps the commands but not the structure, so the exit status cannot be attributed.
+    *bare*: every gap is ``_bare`` (then only the commands' own text is looked at)."""
     for c in script.top_level:
         first = c.text.split(None, 1)[0] if c.text.strip() else ""
         if first in _KEYWORDS and not (c.words and c.words[0].text == first):
             return True
+    if bare:
+        return False
     for text, _ in gaps:
         for line in _gap_lines(text):
             rest = line.strip().strip(";&|").strip()
@@ -197,11 +216,12 @@ _EVAL_DEPTH = 8
 
 def _chdir(c: Command, here: Folder, stack: list[Folder]) -> Folder | None:
     """The working folder after *c* if it is a literal ``cd``/``pushd``/``popd``, else ``None``."""
-    if not c.words or c.words[0].expands or c.words[0].value not in ("cd", "pushd", "popd"):
+    if not c.words or c.words[0].value not in ("cd", "pushd", "popd") or c.words[0].expands:
         return None
     name = c.words[0].value
-    a = _parse_args(c.words[1:])
-    ops = a.operands
+    ops = _parse_args(c.words[1:]).operands
+    if name == "cd" and ops and ops[0].value != "-" and not ops[0].expands:
+        return here.cd(ops[0].value)  # the common case, as below: no text to show
     shown = " ".join(w.text for w in c.words)
     unknown = f"after {shown!r}, a folder the command line does not show"
     if name == "popd":
@@ -228,24 +248,26 @@ def _chdir(c: Command, here: Folder, stack: list[Folder]) -> Folder | None:
     return here.cd(target.value)
 
 
-def _structure_tokens(gap: str, c: Command) -> Iterator[str]:
-    """The grouping and control keywords before *c*: in the gap before it, and at the start of
-    its own text (``then cd src``)."""
-    for line in _gap_lines(gap):
-        yield from _STRUCTURE_TOKEN.findall(line)
+def _structure_tokens(gap: str, c: Command, bare: bool = False) -> list[str]:
+    """The grouping and control keywords before *c*: in the gap before it (none when the gap
+    is ``_bare``), and at the start of its own text (``then cd src``)."""
+    out: list[str] = []
+    if not bare:
+        for line in _gap_lines(gap):
+            out += _STRUCTURE_TOKEN.findall(line)
     if c.words:
         k = c.text.find(c.words[0].text)
         if k > 0:
-            yield from _STRUCTURE_TOKEN.findall(c.text[:k])
+            out += _STRUCTURE_TOKEN.findall(c.text[:k])
+    return out
 
 
-@attrs.define(frozen=True, slots=True)
-class _Step:
+class _Step(NamedTuple):
     command: Command
     ok: bool  # a zero exit status of the whole line means this command succeeded
     fail: bool  # a non-zero exit status means it did not
     piped: bool  # its standard input is the previous command's output
-    cwd: Folder = attrs.field(factory=Folder)  # the folder it runs in
+    cwd: Folder  # the folder it runs in
 
 
 class _Walker:
@@ -262,7 +284,8 @@ class _Walker:
         when its exit status is 0 (a ``cd`` in the ``&&`` chain of its last command then ran)."""
         cmds = script.top_level
         gaps = _gaps(script)
-        structured = _structured(script, gaps)
+        bare = all(_bare(g) for g, _ in gaps)  # no gap holds a keyword, bracket or redirection
+        structured = _structured(script, gaps, bare)
         n = len(cmds)
         end_ok = bool(cmds) and cmds[-1].separator in _END
         # chained[i]: every separator from command i to the last is ``&&`` or a pipe
@@ -276,7 +299,8 @@ class _Walker:
         chain: Folder | None = None  # the folder of a conditional cd, for the commands its && chain guards
         first = 0  # the first command of the current pipeline
         for i, c in enumerate(cmds):
-            for tok in _structure_tokens(gaps[i][0], c):
+            for tok in (_structure_tokens(gaps[i][0], c, bare)
+                        if not bare or (c.words and not c.text.startswith(c.words[0].text)) else ()):
                 in_case = bool(opened) and opened[-1] == "case"
                 if tok == "(" and not in_case:
                     subshells.append((cwd, chain))
@@ -332,7 +356,7 @@ class _Walker:
                 chain = after.guess("after a cd that may not have run")
             else:  # after &&: sure for the commands its && chain guards, a guess for the others
                 chain = after
-        for line in _gap_lines(gaps[-1][0]) if n else ():  # a ``)`` after the last command
+        for line in _gap_lines(gaps[-1][0]) if n and not bare else ():  # a ``)`` after the last command
             for tok in _STRUCTURE_TOKEN.findall(line):
                 if tok == ")" and subshells and not (opened and opened[-1] == "case"):
                     cwd, chain = subshells.pop()
@@ -342,7 +366,7 @@ class _Walker:
         if chain is not None:
             ok_end = chain if end_ok else chain.guess("after a cd that may not have run")
             cwd = chain.guess("after a cd that may not have run")
-        for pseudo in _gap_redirects(gaps):
+        for pseudo in () if bare else _gap_redirects(gaps):
             self.steps.append(_Step(pseudo, False, False, False, start))
         return cwd, ok_end
 
@@ -354,7 +378,7 @@ def _chained_before(cmds: Sequence[Command], i: int) -> bool:
 
 def _literal_eval(c: Command) -> bool:
     """``eval`` of words whose text the line shows: what it runs is parsed and walked."""
-    return (len(c.words) > 1 and not c.words[0].expands and c.words[0].value == "eval"
+    return (len(c.words) > 1 and c.words[0].value == "eval" and not c.words[0].expands
             and not any(w.expands for w in c.words[1:]))
 
 
@@ -384,10 +408,6 @@ def line_effects(script: ShellScript | str, start: Folder) -> ShellFileEffects:
     _, end = walker.walk(script, True, True, start)
     for step in walker.steps:
         c = step.command
-
-        def add(op: Op, path: str, pattern: bool, rec: bool, step: _Step = step) -> None:
-            _add(effects, unknown, step, op, path, pattern, rec)
-
         stdin: str | None = "" if step.piped else None
         for r in c.redirects:
             if r.heredoc is not None:
@@ -408,17 +428,19 @@ def line_effects(script: ShellScript | str, start: Folder) -> ShellFileEffects:
                     unknown.append(UnknownWrite(c, f"writes to {target.text}, a name only known when it runs"))
                 continue
             if r.op == "<":
-                add("read", path, _is_glob(target), False)
+                _add(effects, unknown, step, "read", path, _is_glob(target), False)
             elif r.writes_file is not None:
-                add("edit" if r.op in (">>", "&>>") else "write", path, _is_glob(target), False)
+                _add(effects, unknown, step, "edit" if r.op in (">>", "&>>") else "write", path, _is_glob(target),
+                     False)
         found, reasons = _classify(_brace_expand(c.words), stdin)
         for op, w, rec in found:
             if w.expands:
                 if op != "read":
                     unknown.append(UnknownWrite(c, f"{c.name} changes {w.text}, a name only known when it runs"))
                 continue
-            add(op, w.value, _is_glob(w), rec)
-        unknown.extend(UnknownWrite(c, r) for r in reasons)
+            _add(effects, unknown, step, op, w.value, _is_glob(w), rec)
+        if reasons:
+            unknown.extend(UnknownWrite(c, r) for r in reasons)
     return ShellFileEffects(tuple(effects), tuple(unknown), end.path, end.why)
 
 

@@ -70,7 +70,10 @@ class Word:
     @property
     def expands(self) -> bool:
         """The word contains an unquoted or double-quoted ``$``/backtick expansion."""
-        return any(isinstance(p, Expansion) for p in self.parts)
+        for p in self.parts:  # noqa: SIM110 - a loop, not any() over a generator: asked of every word of a walk
+            if isinstance(p, Expansion):
+                return True
+        return False
 
     @property
     def expansions(self) -> tuple[Expansion, ...]:
@@ -207,6 +210,13 @@ class Command:
     @property
     def substitutions(self) -> tuple[Expansion, ...]:
         """The command/backtick/process substitutions in its words, assignments and redirects."""
+        if not self.assignments and not self.redirects:
+            for w in self.words:  # most commands: words of one literal part, nothing to gather
+                parts = w.parts
+                if len(parts) > 1 or (parts and not isinstance(parts[0], str)):
+                    break
+            else:
+                return ()
         words = [*self.words, *(a.value for a in self.assignments)]
         words += [r.target for r in self.redirects if r.target is not None and r.heredoc is None]
         return tuple(

@@ -681,12 +681,83 @@ def _with(c: Command, nested: ShellScript | None, wrapper: Command | None) -> Co
     )
 
 
+#: ``parse_shell`` reads a simple command line (``_SIMPLE_TEXT``) with ``_simple_items`` (the
+#: tests turn it off to compare with the general reader).
+_FAST = True
+#: A command line of plain words, single-quoted text and double-quoted text without ``\\``,
+#: ``$`` or a backtick, separated by blanks, newlines and ``;``/``&``/``|`` operators: no
+#: expansion, escape, redirection (so no heredoc), bracket, comment, carriage return, form feed
+#: or other blank that the general reader treats as word text, and no NUL. Possessive: the
+#: alternatives start with different characters, so a text that does not match fails in linear time.
+_SIMPLE_TEXT = re.compile(r"""(?:[^\s'"\\$`<>()#\x00]++|[ \t\n]++|'[^'\x00]*+'|"[^"\\$`\x00]*+")*+""")
+#: One token of a simple line: blanks, a newline, an operator (the general reader's, longest
+#: first), or a word (runs of plain characters and quoted text).
+_SIMPLE_TOKEN = re.compile(
+    r"""[ \t]+|(\n)|(""" + "|".join(re.escape(o) for o in _SEPARATORS)
+    + r""")|((?:[^\s'"\\$`<>()#;&|]++|'[^']*+'|"[^"]*+")++)""")
+#: The pieces of a word with quotes: a plain run, single-quoted text, double-quoted text.
+_SIMPLE_PIECE = re.compile("([^'\"]+)|'([^']*)'|\"([^\"]*)\"")
+
+
+def _simple_word(text: str) -> Word:
+    """The word *text* of a simple line, as ``_Parser.read_word`` reads it: quotes removed,
+    one literal part (none when the word is only empty double quotes, whose reading adds no
+    text), quoted when a quote is in it, ``quoted_start`` when it starts with one."""
+    if "'" not in text and '"' not in text:
+        return Word(text, text, (text,))
+    lit: list[str] = []
+    for m in _SIMPLE_PIECE.finditer(text):
+        plain, single, double = m.groups()
+        if plain is not None:
+            lit.append(plain)
+        elif single is not None:
+            lit.append(single)  # '' adds an empty text (the general reader's lit.append)
+        elif double:
+            lit.append(double)  # "" adds nothing
+    value = "".join(lit)
+    return Word(text, value, (value,) if lit else (), True, text[0] in "'\"")
+
+
+def _simple_items(src: str) -> list[tuple[_Cmd, str | None]] | None:
+    """``_Parser(src).parse_list(None)`` for a line that matches ``_SIMPLE_TEXT``, read with one
+    regular expression; ``None`` when a command starts with a word the general reader treats
+    apart (a keyword, a header, an assignment), which it then reads. Offsets as the general
+    reader keeps them: a command starts at its first word and ends where its separator starts
+    (blanks before it included) or at the end of the text."""
+    out: list[tuple[_Cmd, str | None]] = []
+    cur = _Cmd(0)
+    for m in _SIMPLE_TOKEN.finditer(src):
+        newline, op, word = m.groups()
+        if word is not None:
+            if not cur.words:
+                if word in _LEADING_KEYWORDS or word in _HEADER_KEYWORDS or _ASSIGN.match(word):
+                    return None
+                cur.start = m.start()
+            cur.words.append(_simple_word(word))
+            continue
+        sep = newline or op
+        if sep is None:
+            continue  # blanks
+        if cur.words:
+            cur.end = m.start()
+            out.append((cur, sep))
+        cur = _Cmd(m.end())
+    if cur.words:
+        cur.end = len(src)
+        out.append((cur, None))
+    return out
+
+
 def parse_shell(command: str | bytes, *, _depth: int = 0) -> ShellScript:
     """Parse *command* into a ``ShellScript``. Never raises; see ``ShellScript.complete``."""
     if isinstance(command, (bytes, bytearray)):
         command = bytes(command).decode("utf-8", "replace")
     if not isinstance(command, str):
         return ShellScript(str(command), (), False, (f"not a string: {type(command).__name__}",))
+    if _FAST and _SIMPLE_TEXT.fullmatch(command) is not None:
+        items = _simple_items(command)
+        if items is not None:
+            return _freeze_script(command, items, _depth, [])
     p = _Parser(command, _depth)
     if "\x00" in command:
         p.problem("contains NUL characters (binary data)")

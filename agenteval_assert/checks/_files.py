@@ -154,6 +154,11 @@ def _shell_read_outcome(c: ToolCall, path: str, ok_means_done: bool, failure_mea
     outcome = _shell_outcome(c, ok_means_done, failure_means_not_done)
     if outcome is not None or _tool_outcome(c) is not True:
         return outcome
+    return _read_ok(c, path)
+
+
+def _read_ok(c: ToolCall, path: str) -> bool | None:
+    """The output of *c*, a line that succeeded, shows no read error naming *path*'s file."""
     name = path.rstrip("/").rsplit("/", 1)[-1] or path
     output = c.output
     if name not in output:
@@ -253,6 +258,11 @@ class _Folders:
         self.root = root.rstrip("/") if isinstance(root, str) and root.startswith("/") else None
         self.agent = t.agent
         self.by_agent: dict[str | None, Folder] = {}
+        self._modes: dict[str, str] = {}  # mode_by_name: by the tool's name
+        #: per agent, the calls since its last settled folder (``settle``): each with the folder
+        #: it leaves when its output holds no reset note (``None``: the one it starts in, see
+        #: ``passed``) and its mode; only the first may have a folder of its own
+        self.pending: dict[str | None, list[tuple[ToolCall, Folder | None, Literal["persists", "fresh", "unknown"]]]] = {}
         # Claude Code 2 runs each command as ``cmd && pwd -P >| FILE`` and moves its shell to
         # the folder written there: a command line that fails leaves the folder as it was.
         self.moves_on_success_only = t.agent == "claude-code" and _major(t.metadata) >= 2
@@ -261,6 +271,20 @@ class _Folders:
         if self.agent in _PERSISTS_ALL or c.name in _PERSISTS.get(self.agent, ()):
             return "fresh" if c.arguments.get("run_in_background") is True else "persists"
         return "fresh" if self.agent in _FRESH or self.agent == "claude-code" else "unknown"
+
+    def mode_by_name(self, c: ToolCall) -> Literal["persists", "fresh", "unknown"]:
+        """``self.mode(c)``, with what depends on the tool's name alone kept by name (one
+        dictionary look-up per call; a shell that persists still reads the call's
+        ``run_in_background``)."""
+        name = c.name
+        m = self._modes.get(name)
+        if m is None:
+            m = self._modes[name] = (
+                "maybe" if self.agent in _PERSISTS_ALL or name in _PERSISTS.get(self.agent, ())
+                else "fresh" if self.agent in _FRESH or self.agent == "claude-code" else "unknown")
+        if m == "maybe":
+            return "fresh" if c.arguments.get("run_in_background") is True else "persists"
+        return m  # type: ignore[return-value]
 
     def start(self, c: ToolCall, mode: Literal["persists", "fresh", "unknown"] | None = None) -> Folder:
         """The folder *c* starts in (*mode*: ``self.mode(c)``, when the caller has it)."""
@@ -289,13 +313,57 @@ class _Folders:
                  and "Shell cwd was reset to" in c.result.text and "Shell cwd was reset to " in c.result.text
                  else None)
         if reset:
-            folder = reset.group(1).rstrip("/")
-            self.by_agent[c.agent_id] = self.home if folder == self.root else self.home.cd(folder)
+            self.reset(c, reset)
             return
         path = "" if found.cwd == self.root else found.cwd
         if path == start.path and found.cwd_unknown == start.why:
             return  # the folder it started in (``end == start``, without making ``end``)
-        why = found.cwd_unknown
+        self.by_agent[c.agent_id] = self.moved(c, start, path, found.cwd_unknown, mode)
+
+    def settle(self, agent: str | None) -> Folder:
+        """The folder *agent*'s shell is in now: the calls waiting in ``pending`` since the last
+        settled folder are read from the last back to the first reset note (``Shell cwd was
+        reset to``), and those after it carried forward; a call none of which leaves a note
+        costs one search of its output, as in ``after``, but only when a later call needs the
+        folder (a line that changes no file, or starts with ``cd /abs``, does not)."""
+        state = self.by_agent.get(agent, self.home)
+        entries = self.pending.pop(agent, None)
+        if not entries:
+            return state
+        rest = entries
+        for j in range(len(entries) - 1, -1, -1):
+            reset = self.reset_in(entries[j][0])
+            if reset:
+                state, rest = self.reset_folder(reset), entries[j + 1 :]
+                break
+        for c, end, mode in rest:
+            state = end if end is not None else self.passed(c, state, mode)
+        self.by_agent[agent] = state
+        return state
+
+    def reset_in(self, c: ToolCall) -> regex.Match[str] | None:
+        """Claude Code's note that it moved *c*'s shell back (``Shell cwd was reset to …``)."""
+        # "…reset to" first: the same answer, found faster than with the trailing space (a
+        # substring search tests its last character at each place, and spaces are everywhere)
+        r = c.result
+        if r is None or self.agent != "claude-code":
+            return None
+        text = r.text
+        if "Shell cwd was reset to" in text and "Shell cwd was reset to " in text:
+            return _CLAUDE_RESET.search(text)
+        return None
+
+    def reset(self, c: ToolCall, reset: regex.Match[str]) -> None:
+        self.by_agent[c.agent_id] = self.reset_folder(reset)
+
+    def reset_folder(self, reset: regex.Match[str]) -> Folder:
+        folder = reset.group(1).rstrip("/")
+        return self.home if folder == self.root else self.home.cd(folder)
+
+    def moved(self, c: ToolCall, start: Folder, path: str, why: str | None,
+              mode: Literal["persists", "fresh", "unknown"]) -> Folder:
+        """*c* ended in the folder *path* (*why*: the line's ``cwd_unknown``), not where it
+        started: the folder, or the guess it makes, the next call of its agent starts in."""
         if why is not None and why != start.why:
             why = f"{why}, in call #{c.index}"
         end = self._folder(path, why)  # attrs.evolve(self.home, path=path, why=why): home is Folder()
@@ -307,7 +375,17 @@ class _Folders:
                 f"call #{c.index} failed: its cd may not have run")
         elif outcome is None:
             end = end.guess(f"call #{c.index} has no recorded outcome: its cd may not have run")
-        self.by_agent[c.agent_id] = end
+        return end
+
+    def passed(self, c: ToolCall, start: Folder, mode: Literal["persists", "fresh", "unknown"]) -> Folder:
+        """The folder a line that never changes folder leaves *c*'s shell in when its output
+        holds no reset note: its effects leave it where it started (``line_effects`` gives
+        ``cwd``, ``cwd_unknown`` = *start*'s fields), which ``after`` reads as ``start`` unless
+        *start* names the session's folder by its absolute path."""
+        path = "" if start.path == self.root else start.path
+        if path == start.path:
+            return start
+        return self.moved(c, start, path, start.why, mode)
 
 
 def _major(metadata: Mapping[str, object]) -> int:
@@ -406,16 +484,80 @@ def _rebased(home: ShellFileEffects, start: Folder) -> ShellFileEffects:
 _FAST_TOOL_EVENTS = True
 
 
+#: What the file index keeps of a command line run from one folder (``_shot``): its effects,
+#: whether it leaves the shell where it started, the folder it leaves it in (``""`` for the
+#: session's; the line's ``cwd_unknown``), and each effect and unknown write as the fields a
+#: call's event takes from it.
+_Shot = tuple[
+    "ShellFileEffects", bool, str, "str | None",
+    tuple[tuple[Literal["read", "write", "edit", "delete"], str, str, bool, bool, bool, bool], ...],
+    "list[tuple[str, str, tuple[tuple[str, ...], ...]]] | None",
+]
+
+
+def _shot(found: ShellFileEffects, start: Folder, root: str | None) -> _Shot:
+    """``_Folders.after``'s and ``_shell_events``'s reading of *found* (the effects of a line
+    run from *start*), made once per text and folder: what stays the same for every call."""
+    path = "" if found.cwd == root else found.cwd
+    stays = path == start.path and found.cwd_unknown == start.why
+    effects = tuple((e.op, e.path, e.command.text, e.pattern, e.recursive, e.ok_means_done,
+                     e.failure_means_not_done) for e in found.effects)
+    return (found, stays, path, found.cwd_unknown, effects, None)
+
+
+def _unknown_forms(found: ShellFileEffects, forms: dict[int, tuple[tuple[str, ...], ...]],
+                   ) -> list[tuple[str, str, tuple[tuple[str, ...], ...]]]:
+    """Each unknown write of *found*: its command's text, the reason, and ``command_forms`` of
+    its words (by the command's id in *forms*: a command line's commands are shared)."""
+    from .._shell_files import command_forms
+
+    out = []
+    for u in found.unknown_writes:
+        f = forms.get(id(u.command))
+        if f is None:
+            f = forms[id(u.command)] = tuple(command_forms(u.command.words))
+        out.append((u.command.text, u.reason, f))
+    return out
+
+
+def _line_kind(script: ShellScript, home: ShellFileEffects, root: str | None,
+               stays: dict[int, bool]) -> Folder | Literal["passes"] | None:
+    """What the file index may take from a command line without the folder it starts in:
+    ``"passes"`` for a line that never changes folder (``_moves``) and touches no file (its
+    effects from any folder are none, its unknown writes those from the session's folder, and it
+    leaves the shell where it found it: ``_Folders.passed``); the folder a line leaves when its
+    effects are the same from any folder (``_leaves_start``, a first ``cd /abs``) and it ends in
+    a folder it fixes, for a call of a shell that persists whose line succeeded (``after`` then
+    carries that folder whatever the start); else ``None`` (the start is needed).
+    ``tests/test_files_index_fast.py`` checks both claims against ``line_effects`` from known and
+    unknown folders."""
+    if not home.effects and not _moves(script, stays):
+        return "passes"
+    if home.cwd_unknown is None and _leaves_start(script, home):
+        from .._shell_files import Folder
+
+        return Folder("" if home.cwd == root else home.cwd, None)
+    return None
+
+
 def _build_file_index(t: Transcript) -> _FileIndex:
+    """Every file event of *t*: the events ``_tool_events`` and ``_shell_events`` give each call
+    in turn, each shell call's effects those ``line_effects`` gives its text from the folder
+    ``_Folders`` carries to it (``_build_file_index_long`` is that, call by call; the tests
+    compare the two). What depends on a command text and its start folder alone is made once
+    per pair (``_shot``); a call then costs its outcome and one event per effect."""
     from .._shell_files import line_effects
 
     events: list[FileEvent] = []
     unknown: list[_Unknown] = []
     ix = _index(t)
     folders = _Folders(t)
-    # effects of a text from another folder, by the text and the folder's fields (a tuple of
-    # strings hashes and compares without the Folder's methods: most calls start elsewhere)
-    elsewhere: dict[tuple[str, str, str | None], ShellFileEffects] = {}
+    home, root = folders.home, folders.root
+    # by text: whether it is a patch, and its _line_kind ("?" until a shell that persists runs it)
+    lines: dict[str, tuple[bool, Folder | Literal["passes", "?"] | None]] = {}
+    # what a text does from a folder, by the text and the folder's fields (a tuple of strings
+    # hashes and compares without the Folder's methods: most calls start elsewhere)
+    shots: dict[tuple[str, str, str | None], _Shot] = {}
     stays: dict[int, bool] = {}  # by id of a kept script: no command of it can change the folder
     forms: dict[int, tuple[tuple[str, ...], ...]] = {}  # command_forms by id of a kept command
     leaves: dict[int, bool] = {}  # by id of a kept script: ``_leaves_start``
@@ -424,6 +566,7 @@ def _build_file_index(t: Transcript) -> _FileIndex:
     shells, texts = ix.shell_calls(True), ix.shell_texts(True)
     k, n_shells = 0, len(shells)
     fast = _FAST_TOOL_EVENTS
+    event = _event
     for c in ix.all_calls:
         kind = c.kind
         if kind == "file_read" or kind == "file_write" or kind == "file_edit":
@@ -432,8 +575,8 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             if fast and type(path) is str and path and "command" not in args:
                 # what _tool_events gives a call that names its file as most file tools do
                 # (``file_path``, no editor ``command``), made inline: one event
-                events.append(_event(_TOOL_OPS.get(kind, "edit"), path, c, _tool_outcome(c), "tool", None, False,
-                                     False))
+                events.append(event(_TOOL_OPS.get(kind, "edit"), path, c, _tool_outcome(c), "tool", None, False,
+                                    False))
             else:
                 events.extend(_tool_events(c))
         elif kind == "shell" and k < n_shells and shells[k] is c:
@@ -441,26 +584,102 @@ def _build_file_index(t: Transcript) -> _FileIndex:
             k += 1
             if not text:
                 continue
-            mode = folders.mode(c)  # once for start() and after()
-            start = folders.start(c, mode)
-            found: ShellFileEffects | None = None
-            if "*** Begin Patch" not in text:
-                if start is folders.home or (start.path == "" and start.why is None):  # start == Folder()
+            mode = folders.mode_by_name(c)
+            status = c.status
+            line = lines.get(text)
+            if line is None:  # once per text: a patch?
+                line = lines[text] = ("*** Begin Patch" in text, "?")
+            if line[0]:
+                start = folders.settle(c.agent_id) if mode != "fresh" else folders.start(c, mode)
+                ev, un = _shell_events(c, text, None, start, home, forms)
+                events.extend(ev)
+                unknown.extend(un)
+                continue
+            waits = False  # the call needs no start folder: its agent's folder is settled later
+            if mode == "fresh":
+                start = folders.start(c, mode)
+            else:
+                kept = line[1]
+                if kept == "?":  # once per text: what it needs of its start folder
+                    kept = _line_kind(ix.script(text), ix.file_effects(text), root, stays)
+                    lines[text] = (False, kept)
+                # what the line does is the same from any folder: the folder its agent's shell
+                # is in, and the reset notes of the calls before it, can wait (``settle``)
+                if kept == "passes":  # it leaves the folder as it finds it
+                    start, waits = home, True
+                    if status != "declined":
+                        folders.pending.setdefault(c.agent_id, []).append((c, None, mode))
+                elif kept is not None and mode == "persists" and _tool_outcome(c) is True:
+                    start, waits = home, True  # a cd to an absolute path first, and it succeeded
+                    folders.pending[c.agent_id] = [(c, kept, mode)]  # it ends in kept
+                else:
+                    start = folders.settle(c.agent_id)
+            key = (text, start.path, start.why)
+            shot = shots.get(key)
+            if shot is None:
+                if start.path == "" and start.why is None:  # start == Folder()
                     found = ix.file_effects(text)  # never raises: a best effort; once per text
                 else:
-                    found = elsewhere.get((text, start.path, start.why))
-                    if found is None:
-                        script = ix.script(text)
-                        if start.why is None and not _moves(script, stays):
-                            found = _rebased(ix.file_effects(text), start)
-                        else:
-                            same: bool | None = False  # the same effects from any known folder
-                            if start.why is None and (same := leaves.get(id(script))) is None:
-                                same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
-                            found = ix.file_effects(text) if same else line_effects(script, start)
-                        elsewhere[text, start.path, start.why] = found
-                folders.after(c, start, found, mode)
-            ev, un = _shell_events(c, text, found, start, folders.home, forms)
+                    script = ix.script(text)
+                    if start.why is None and not _moves(script, stays):
+                        found = _rebased(ix.file_effects(text), start)
+                    else:
+                        same: bool | None = False  # the same effects from any known folder
+                        if start.why is None and (same := leaves.get(id(script))) is None:
+                            same = leaves[id(script)] = _leaves_start(script, ix.file_effects(text))
+                        found = ix.file_effects(text) if same else line_effects(script, start)
+                shot = shots[key] = _shot(found, start, root)
+            # _Folders.after, with what depends on the text and folder read from the shot: the
+            # folder it leaves when its output holds no reset note, the note looked for when a
+            # later call needs the folder (``settle``)
+            if not waits and mode != "fresh" and status != "declined":
+                end = start if shot[1] else folders.moved(c, start, shot[2], shot[3], mode)
+                folders.pending[c.agent_id] = [(c, end, mode)]
+            # _shell_events, likewise
+            effects = shot[4]
+            if effects:
+                whole = _tool_outcome(c)
+                for op, path, command, pattern, recursive, ok_means_done, failure_means_not_done in effects:
+                    # _shell_outcome, then _shell_read_outcome's look at the output
+                    if whole is True:
+                        ok = True if ok_means_done else None
+                    elif whole is False:
+                        ok = False if (failure_means_not_done or status == "declined") else None
+                    else:
+                        ok = None
+                    if ok is None and op == "read" and whole is True:
+                        ok = _read_ok(c, path)
+                    events.append(event(op, path, c, ok, "shell", command, pattern, recursive))
+            if status != "declined" and shot[0].unknown_writes:
+                todo = shot[5]
+                if todo is None:
+                    todo = _unknown_forms(shot[0], forms)
+                    shot = shots[key] = (*shot[:5], todo)
+                unknown.extend((c, u_text, reason, f) for u_text, reason, f in todo)
+    return _FileIndex(tuple(events), tuple(unknown))
+
+
+def _build_file_index_long(t: Transcript) -> _FileIndex:
+    """``_build_file_index`` the long way, call by call (for the tests): each shell call's
+    effects walked from its start folder (``line_effects``), ``_Folders.after`` and
+    ``_shell_events`` as they are."""
+    from .._shell_files import line_effects
+    from .._shell_parse import parse_shell
+
+    events: list[FileEvent] = []
+    unknown: list[_Unknown] = []
+    folders = _Folders(t)
+    for c in t.all_tool_calls:
+        if c.kind in ("file_read", "file_write", "file_edit"):
+            events.extend(_tool_events(c))
+        elif c.kind == "shell" and c.command:
+            text = c.command
+            start = folders.start(c)
+            found = None
+            if "*** Begin Patch" not in text:
+                found = line_effects(parse_shell(text), start)
+                folders.after(c, start, found)
+            ev, un = _shell_events(c, text, found, start, folders.home)
             events.extend(ev)
             unknown.extend(un)
     return _FileIndex(tuple(events), tuple(unknown))
