@@ -204,6 +204,104 @@ def test_the_batched_failure_scan_flags_the_calls_the_scan_of_each_output_does(t
     assert [_safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, ix) for x in calls] == [bool(x) for x in failed]
 
 
+#: Pieces of outputs for the scan: the words in every case and form, the near misses, what the
+#: lower case of Unicode or the pattern's case-insensitive match makes ASCII (İ, Kelvin, long s),
+#: the separator itself, surrogates, text beyond ASCII, and lengths around the windows' borders.
+_SCAN_PIECES = ["deadline exceeded", "DEADLINE EXCEEDED", "Deadline  exceeded", "deadline", "deadlİne exceeded",
+                "time out", "TIMED-OUT", "timeout", "time", "runtime", "tİmeout", "Denied", "denİed", "forbidden",
+                "FORBİDDEN", "unauthorized", "UNAUTHORISED", "unauthoriſed", "unauthor\u0130zed", "unauthor\u0130",
+                "\u212a", "\u0131", "\x00", "\x01", "\ud800", "\udfff", "\u2192", "é", "\U0001f600", " ", "-", "\n",
+                "x" * 250, "y" * 499, "z" * 500, "w" * 1000]
+
+
+@st.composite
+def _scan_outputs(draw: st.DrawFn) -> str:
+    text = "".join(draw(st.lists(st.sampled_from(_SCAN_PIECES) | st.text(max_size=5), max_size=8)))
+    if draw(st.booleans()):  # exactly at, or one past, a window border
+        size = draw(st.sampled_from([499, 500, 501, 999, 1000, 1001, 1002]))
+        text = (text * (size // max(len(text), 1) + 1))[:size] if text else "a" * size
+    return text
+
+
+@settings(max_examples=400, deadline=None)
+# text beyond ASCII: "deadline" makes the window pass the hint test, and the pattern matches
+# "tİmeout" (İ matches i): the scan of such text must look for "deadline" itself
+@example([("deadline t\u0130meout", "completed", True)], 1, 29_000)
+@example([("unauthor\u0130zed", None, True), ("Access denied\x00", "completed", True)], 2, 17)
+@given(st.lists(st.tuples(_scan_outputs(), st.sampled_from([None, "completed", "failed", "interrupted"]),
+                          st.booleans()), max_size=10),
+       st.integers(1, 5), st.integers(17, 80))
+def test_the_failure_scan_in_ascii_and_other_text_flags_what_each_output_does(
+        outputs: list[tuple[str, str | None, bool]], batch: int, span: int) -> None:
+    """Every shortcut of the batched scan (ASCII windows apart, searched for ``deadline exceeded``;
+    the others as UTF-8 bytes, for ``unauthor``; searches over stretches of *span* characters)
+    against ``_default_failure_output`` and ``_failed`` called on each call."""
+    from agenteval_assert.checks import _safety
+
+    t = T().user("go")
+    for out, status, answered in outputs:
+        t.call("Bash", command="x", output=out, status=status, answered=answered)
+    calls = t.say("done").done().all_tool_calls
+    saved = _safety._SCAN_BATCH, _safety._FIND_SPAN
+    _safety._SCAN_BATCH, _safety._FIND_SPAN = batch, span  # batch and stretch borders anywhere
+    try:
+        scan = _safety._default_failure_scan(calls)
+        failed = _safety._default_failed(calls)
+    finally:
+        _safety._SCAN_BATCH, _safety._FIND_SPAN = saved
+    assert [bool(x) for x in scan] == [_safety._default_failure_output(x) for x in calls]
+    assert [bool(x) for x in failed] == [_safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, None) for x in calls]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["time", "deadline exceeded", "denied", "forbidden", "unauthori", "ab", "\x00"])
+                | st.text(alphabet="abdeilmnortu\x00 ", max_size=40), max_size=12).map("".join),
+       st.integers(17, 40))
+def test_the_search_by_stretches_finds_the_windows_a_plain_search_does(text: str, span: int) -> None:
+    from agenteval_assert.checks import _safety
+
+    windows = text.split("\x00")
+    at = list(range(len(windows)))
+    saved = _safety._FIND_SPAN
+    _safety._FIND_SPAN = span
+    try:
+        got = _safety._windows_with(text, _safety._ASCII_WORDS, "\x00", at)
+        got_bytes = _safety._windows_with(text.encode(), _safety._TEXT_WORDS, b"\x00", at)
+    finally:
+        _safety._FIND_SPAN = saved
+    assert got == [k for k, x in enumerate(windows) if any(w in x for w in _safety._ASCII_WORDS)]
+    assert got_bytes == [k for k, x in enumerate(windows) if any(w.decode() in x for w in _safety._TEXT_WORDS)]
+
+
+_FAILURE_FORMS = ["timeout", "timedout", "time out", "time-out", "timed out", "timed-out", "deadline exceeded",
+                  "permission denied", "access denied", "denied", "forbidden", "unauthorised", "unauthorized"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_FAILURE_FORMS), st.lists(st.booleans(), min_size=17, max_size=17),
+       st.text(alphabet=" -_.a1", max_size=2), st.text(alphabet=" -_.a1", max_size=2))
+def test_every_match_of_the_failure_words_in_ascii_text_holds_a_word_the_scan_looks_for(
+        form: str, upper: list[bool], before: str, after: str) -> None:
+    """The ASCII scan looks for ``deadline exceeded``, not ``deadline``: each form of
+    ``DEFAULT_FAILURE_OUTPUT``'s words, in any case, holds one of its words once lower-cased."""
+    from agenteval_assert.checks import _safety
+
+    text = before + "".join(ch.upper() if u else ch for ch, u in zip(form, upper, strict=False)) + after
+    if _safety.DEFAULT_FAILURE_OUTPUT.matches(text):
+        assert any(w in text.lower() for w in _safety._ASCII_WORDS)
+
+
+def test_the_failure_forms_are_every_way_the_failure_words_match() -> None:
+    from agenteval_assert.checks import _safety
+
+    pattern = _safety.DEFAULT_FAILURE_OUTPUT.pattern
+    assert pattern == (r"\b(timed?[ -]?out|timeout|deadline exceeded|permission denied|access denied|denied"
+                       r"|forbidden|unauthori[sz]ed)\b")  # the forms above: change them with the pattern
+    for f in _FAILURE_FORMS:
+        m = _safety.DEFAULT_FAILURE_OUTPUT.search(f)
+        assert m is not None and m.group(0) in (f, "denied")
+
+
 def test_the_characters_that_lower_case_to_ascii_are_the_ones_the_scan_knows() -> None:
     import sys
 
