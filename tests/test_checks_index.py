@@ -691,7 +691,7 @@ def _skills_of_every_call(t: Transcript) -> list[tuple[str, Any]]:
 
 
 _SKILL_TEXT = st.sampled_from(["cat ~/.claude/skills/pdf/SKILL.md", "ls", "cat skills/a/SKILL.md skills/b/SKILL.md",
-                               "/x/skills/storybook/SKILL.md", "src/a.ts"])
+                               "/x/skills/storybook/SKILL.md", "src/a.ts", "SKILL.md", "cat 'skills/a b/SKILL.md'"])
 
 
 @settings(max_examples=200, deadline=None)

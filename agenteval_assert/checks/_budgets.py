@@ -190,22 +190,22 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
 
     def named_in(text: str, c: ToolCall) -> None:
         names = found.get(text)
-        if names is None:  # the pattern holds "SKILL.md": a text without it names none
-            names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)] if "SKILL.md" in text else []
-        if names:
-            out.extend((n, c) for n in names)
+        if names is None:
+            names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)]
+        out.extend((n, c) for n in names)
 
+    # the pattern holds "SKILL.md": a text without it names no skill (tested inline, first:
+    # nearly every command and path)
     for c, text in zip(ix.shell_calls(True), ix.shell_texts(True), strict=True):
-        if text and c.index not in tools:
+        if "SKILL.md" in text and c.index not in tools:
             named_in(text, c)
     for c in ix.of_kind("file_read", True):
-        if c.index not in tools:
-            args = c.arguments
-            p = args.get("file_path", _MISSING)
-            if p is _MISSING:  # args.get("file_path", args.get("path")), the second look-up only when needed
-                p = args.get("path")
-            if isinstance(p, str):
-                named_in(p, c)
+        args = c.arguments
+        p = args.get("file_path", _MISSING)
+        if p is _MISSING:  # args.get("file_path", args.get("path")), the second look-up only when needed
+            p = args.get("path")
+        if isinstance(p, str) and "SKILL.md" in p and c.index not in tools:
+            named_in(p, c)
     out.sort(key=lambda sc: _step(sc[1]))
     return out
 
