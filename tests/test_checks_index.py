@@ -302,6 +302,38 @@ def test_the_failure_forms_are_every_way_the_failure_words_match() -> None:
         assert m is not None and m.group(0) in (f, "denied")
 
 
+_WINDOW_PIECES = st.sampled_from([*_FAILURE_FORMS, "TIMED OUT", "Time-Out", "runtime", "time", "deadline", "denİed",
+                                   "tİmeout", "unauthoriſed", "UNAUTHORİZED", "timestamp", "time\u212aout", "\u0131",
+                                   " ", "-", "_", "a", "1", "é", "\u2192", "\x00", "\ud800"])
+
+
+@settings(max_examples=500, deadline=None)
+@example("runtime tİmeout")  # a hint in one word, a match through İ in another
+@example("runtime: access unauthoriſed")
+@example("Time-Out")
+@example("timeouts, denied")
+@given(st.lists(_WINDOW_PIECES | st.text(max_size=3), max_size=8).map("".join))
+def test_the_failure_words_are_looked_for_in_the_forms_only_where_the_pattern_could_match(window: str) -> None:
+    from agenteval_assert.checks import _safety
+
+    assert _safety._may_fail(window) == (_safety._hinted(window) and _safety.DEFAULT_FAILURE_OUTPUT.matches(window))
+
+
+def test_the_characters_the_failure_words_match_an_ascii_letter_with_are_the_ones_the_scan_knows() -> None:
+    import sys
+
+    import regex
+
+    from agenteval_assert.checks import _safety
+
+    pattern = _safety.DEFAULT_FAILURE_OUTPUT
+    letters = sorted({ch for f in _FAILURE_FORMS for ch in f if "a" <= ch <= "z"})  # every letter of the words
+    any_letter = regex.compile("[" + "".join(letters) + "]", pattern._re.flags)
+    found = tuple(chr(i) for i in range(128, sys.maxunicode + 1) if any_letter.fullmatch(chr(i)))
+    assert found == _safety._MATCHED_AS_ASCII
+    assert "k" not in letters  # Kelvin sign matches k: no word holds one
+
+
 def test_the_characters_that_lower_case_to_ascii_are_the_ones_the_scan_knows() -> None:
     import sys
 

@@ -99,6 +99,39 @@ def _default_failure_output(c: ToolCall) -> bool:
     return _failure_output(c, DEFAULT_FAILURE_OUTPUT)
 
 
+#: Every way the words of ``DEFAULT_FAILURE_OUTPUT`` are written, in lower case (``permission
+#: denied`` and ``access denied`` hold ``denied``).
+_FAILURE_FORMS = ("timeout", "timedout", "time out", "time-out", "timed out", "timed-out", "deadline exceeded",
+                  "denied", "forbidden", "unauthorised", "unauthorized")
+#: The characters beyond ASCII that ``DEFAULT_FAILURE_OUTPUT`` matches an ASCII letter of its words
+#: with (``İ`` an ``i``, long s an ``s``; Kelvin matches ``k``, which no word holds:
+#: ``tests/test_checks_index.py`` checks the list against Unicode).
+_MATCHED_AS_ASCII = ("\u0130", "\u017f")
+
+
+def _may_fail(window: str) -> bool:
+    """``_hinted(window) and DEFAULT_FAILURE_OUTPUT.matches(window)``, the pattern run only on a
+    window whose lower case holds one of ``_FAILURE_FORMS`` as it is, or that holds a character
+    of ``_MATCHED_AS_ASCII``: without one, every letter the pattern can match is ASCII, so a
+    match is one of the forms (most windows with a hint hold ``time`` in another word)."""
+    low = window.lower()
+    if not ("time" in low or "denied" in low or "deadline" in low or "forbidden" in low or "unauthori" in low):
+        return False
+    if not any(f in low for f in _FAILURE_FORMS) and not any(ch in window for ch in _MATCHED_AS_ASCII):
+        return False
+    return DEFAULT_FAILURE_OUTPUT.matches(window)
+
+
+def _default_failure_checked(c: ToolCall) -> bool:
+    """``_default_failure_output(c)``, each window tested by ``_may_fail`` (for the calls the
+    batched scan found a word in)."""
+    text = c.result.text if c.result is not None else ""
+    w = _FAILURE_WINDOW
+    if len(text) > 2 * w:
+        return _may_fail(text[:w]) or _may_fail(text[-w:])
+    return _may_fail(text)
+
+
 #: Calls whose output windows are scanned together (one text per batch and kind of text): bounds
 #: the texts (peak memory) and keeps them in the processor cache.
 _SCAN_BATCH = 256
@@ -151,7 +184,7 @@ def _scan(calls: Sequence[ToolCall], statuses: bool) -> bytearray:
     to the letters of the words, but for ``_LOWER_TO_ASCII``). Each word is found in those texts,
     and the ``\x00`` before a hit say which window (and so which call) holds it
     (``_windows_with``); only those calls are tested one by one, by
-    ``_default_failure_output``."""
+    ``_default_failure_checked``."""
     out = bytearray(len(calls))
     w = _FAILURE_WINDOW
     for lo in range(0, len(calls), _SCAN_BATCH):
@@ -194,7 +227,7 @@ def _scan(calls: Sequence[ToolCall], statuses: bool) -> bytearray:
             low = "\x00".join(other).encode("utf-8", "surrogatepass").lower()
             hits += _windows_with(low, _TEXT_WORDS, b"\x00", other_at)
         for k in hits:
-            if not out[lo + k] and _default_failure_output(batch[k]):
+            if not out[lo + k] and _default_failure_checked(batch[k]):
                 out[lo + k] = 1
     return out
 
