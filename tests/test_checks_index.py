@@ -334,6 +334,24 @@ def test_the_characters_the_failure_words_match_an_ascii_letter_with_are_the_one
     assert "k" not in letters  # Kelvin sign matches k: no word holds one
 
 
+@settings(max_examples=200, deadline=None)
+@given(_failure_transcripts(), st.randoms(use_true_random=False))
+def test_the_failed_calls_of_the_whole_pool_read_from_the_flags_are_those_of_each_call(t: Transcript, rnd: Any) -> None:
+    """``_failed_calls(..., whole=True)`` (the flags select the calls at once) against the calls
+    one by one, also when the calls are not numbered by their place (steps re-ordered)."""
+    from agenteval_assert.checks import _safety
+
+    calls = list(t.tool_calls)
+    rnd.shuffle(calls)
+    steps = [s for s in t.steps if s not in t.tool_calls] + calls
+    for tr in (t, attrs.evolve(t, steps=tuple(steps), tool_calls=tuple(calls))):
+        ix = _index(tr)
+        pool = list(ix.all_calls)
+        want = [x for x in pool if _safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, None)]
+        assert _safety._failed_calls(pool, _safety.DEFAULT_FAILURE_OUTPUT, ix, whole=True) == want
+        assert _safety._failed_calls(pool, _safety.DEFAULT_FAILURE_OUTPUT, ix) == want
+
+
 def test_the_characters_that_lower_case_to_ascii_are_the_ones_the_scan_knows() -> None:
     import sys
 

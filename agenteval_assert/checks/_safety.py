@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from typing import Any
 
 import regex
@@ -323,12 +324,17 @@ def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT
     return _failure_output(c, failure_output)
 
 
-def _failed_calls(pool: Sequence[ToolCall], failure_output: Matcher | None, ix: CallIndex) -> list[ToolCall]:
+def _failed_calls(pool: Sequence[ToolCall], failure_output: Matcher | None, ix: CallIndex,
+                  whole: bool = False) -> list[ToolCall]:
     """The calls of *pool* for which ``_failed`` holds: with the default failure words, read
-    from the index's flags (one batched scan of every output per transcript)."""
+    from the index's flags (one batched scan of every output per transcript). *whole*: *pool*
+    holds the index's calls (``all_calls``), in order, so the flags (one per call there, in
+    order) select them at once."""
     if failure_output is DEFAULT_FAILURE_OUTPUT:
         flags = ix.failure_flags(_default_failed)
         calls = ix.all_calls
+        if whole:
+            return list(compress(calls, flags))
         n = len(calls)
         return [c for c in pool
                 if (flags[c.index] if 0 <= c.index < n and calls[c.index] is c else _failed(c, failure_output))]
@@ -524,7 +530,8 @@ def check_failures_not_reported_as_success(
                  tools=None if specs is None else [s.label() for s in specs])
     pool = _calls_matching(t, specs, include_subagents)
     ix = _index(t)
-    failed = [c for c in _failed_calls(pool, fo, ix) if not _answered_no(c, ix)]
+    failed = [c for c in _failed_calls(pool, fo, ix, whole=specs is None and include_subagents)
+              if not _answered_no(c, ix)]
     failed_ids = {c.index for c in failed}
     recovered = _recoveries(
         failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=ix.args_keys,
