@@ -744,17 +744,32 @@ _SKILL_TEXT = st.sampled_from(["cat ~/.claude/skills/pdf/SKILL.md", "ls", "cat s
                                "/x/skills/storybook/SKILL.md", "src/a.ts", "SKILL.md", "cat 'skills/a b/SKILL.md'"])
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["Skill", "Bash", "Read", "mcp__s__Skill", "Glob"]), _SKILL_TEXT,
-                          st.sampled_from([None, "sub"])), max_size=10))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Skill", "Bash", "Read", "mcp__s__Skill", "Glob", "view"]), _SKILL_TEXT,
+                          st.sampled_from([None, "sub"]), st.sampled_from([None, "file_read", "shell", "other"]),
+                          st.sampled_from(["file_path", "path", "both", "none", "file_path=None"])), max_size=10),
+       st.booleans())
 def test_skills_found_among_the_calls_that_can_name_one_are_those_of_every_call(
-        calls: list[tuple[str, str, str | None]]) -> None:
+        calls: list[tuple[str, str, str | None, str | None, str]], shared: bool) -> None:
+    """Also for a tool whose calls are of several kinds (a read among others: looked at one by
+    one), reads naming the file by ``path``, and with the index of reads by file path built
+    first by another check."""
     from agenteval_assert.checks._budgets import _skills
 
     t = T().user("go")
-    for name, text, agent in calls:
-        t.call(name, command=text, file_path=text, skill=text.rsplit("/", 1)[-1], agent=agent)
+    for name, text, agent, kind, how in calls:
+        args: dict[str, Any] = {"command": text, "skill": text.rsplit("/", 1)[-1]}
+        if how in ("file_path", "both"):
+            args["file_path"] = text
+        if how in ("path", "both"):
+            args["path"] = text + "x" if how == "both" else text
+        if how == "file_path=None":
+            args.update(file_path=None, path=text)
+        t.call(name, kind=kind, agent=agent, args=args)
     tr = t.say("done").done()
+    if shared:
+        c.check_tool_called(tr, Call("Read", file_path=Matches("SKILL")))
+        c.check_tool_called(tr, Call("view", file_path=Matches("SKILL")))
     assert _skills(tr) == _skills_of_every_call(tr)
 
 
