@@ -197,9 +197,11 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
 
     # the pattern holds "SKILL.md": a text without it names no skill (tested inline, first:
     # nearly every command and path)
-    for c, text in zip(ix.shell_calls(True), ix.shell_texts(True), strict=True):
-        if "SKILL.md" in text and c.index not in tools:
-            named_in(text, c)
+    texts = ix.shell_texts(True)
+    if "SKILL.md" in "\n".join(texts):  # no command holds it, else the one(s) that do
+        for c, text in zip(ix.shell_calls(True), texts, strict=True):
+            if "SKILL.md" in text and c.index not in tools:
+                named_in(text, c)
     reads = ix.of_kind("file_read", True)
     counts: dict[str, int] = {}
     for c in reads:
