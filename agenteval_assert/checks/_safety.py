@@ -218,9 +218,14 @@ def _scan(calls: Sequence[ToolCall], statuses: bool) -> bytearray:
             elif x.isascii():
                 plain += (x[:w], x[-w:])
                 plain_at += (k, k)
-            else:
-                other += (x[:w], x[-w:])
-                other_at += (k, k)
+            else:  # each window where it belongs (one of text beyond ASCII may be ASCII)
+                for y in (x[:w], x[-w:]):
+                    if y.isascii():
+                        plain.append(y)
+                        plain_at.append(k)
+                    else:
+                        other.append(y)
+                        other_at.append(k)
         hits: list[int] = []
         if plain:
             hits += _windows_with("\x00".join(plain).lower(), _ASCII_WORDS, "\x00", plain_at)
