@@ -157,7 +157,7 @@ _TEXT_WORDS = (b"time", b"deadline", b"denied", b"forbidden", b"unauthor")
 
 #: The longest stretch of text one search covers: below 30,000 characters CPython searches a
 #: word of six letters or more with its simple skip loop, which is faster on this text than the
-#: two-way search it uses for longer texts.
+#: two-way search it uses for longer texts. At least as long as the longest word.
 _FIND_SPAN = 29_000
 
 
