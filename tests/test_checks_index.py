@@ -352,6 +352,44 @@ def test_the_failed_calls_of_the_whole_pool_read_from_the_flags_are_those_of_eac
         assert _safety._failed_calls(pool, _safety.DEFAULT_FAILURE_OUTPUT, ix) == want
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Bash", "Read", "mcp__s__t", "t"]), st.sampled_from([None, "sub"]),
+                          st.sampled_from([None, "failed", "declined", "completed"]), st.sampled_from([None, 0, 1]),
+                          st.booleans()), max_size=14),
+       st.booleans())
+def test_retries_of_any_arguments_walk_the_failed_tools_calls_only(
+        calls: list[tuple[str, str | None, str | None, int | None, bool]], include_subagents: bool) -> None:
+    """``retried_after_failure(same_args=False)`` walks the calls of the failed tools
+    (``_calls_named``), not the whole pool: the same retries for any set of failed calls."""
+    from agenteval_assert.checks._common import _recoveries
+    from agenteval_assert.checks._outcomes import _calls_named
+
+    t = T().user("go")
+    for name, agent, status, code, answered in calls:
+        t.call(name, command="x", agent=agent, status=status, exit_code=code, answered=answered)
+    tr = t.say("done").done()
+    ix = _index(tr)
+    pool = ix.pool(include_subagents)
+    failed = [x for x in pool if x.is_error]
+    for names in [{x.name for x in failed}, *({x.name} for x in failed)]:
+        some = [x for x in failed if x.name in names]
+        assert _calls_named(ix, names, include_subagents) == [x for x in pool if x.name in names]
+        assert (_recoveries(some, _calls_named(ix, names, include_subagents), same_args=False)
+                == _recoveries(some, pool, same_args=False))
+    from agenteval_assert.checks import _outcomes
+
+    for tool in ("Bash", "t", "s.t", Call("Bash", command="x")):
+        r = c.check_retried_after_failure(tr, tool, same_args=False, include_subagents=include_subagents)
+        saved = _outcomes._calls_named
+        _outcomes._calls_named = lambda ix, names, inc: list(ix.pool(inc))  # the long way: every call
+        try:
+            again = c.check_retried_after_failure(attrs.evolve(tr), tool, same_args=False,
+                                                  include_subagents=include_subagents)
+        finally:
+            _outcomes._calls_named = saved
+        assert r.to_dict() == again.to_dict() and r.render(verbose=True) == again.render(verbose=True)
+
+
 def test_the_characters_that_lower_case_to_ascii_are_the_ones_the_scan_knows() -> None:
     import sys
 
