@@ -204,6 +204,192 @@ def test_the_batched_failure_scan_flags_the_calls_the_scan_of_each_output_does(t
     assert [_safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, ix) for x in calls] == [bool(x) for x in failed]
 
 
+#: Pieces of outputs for the scan: the words in every case and form, the near misses, what the
+#: lower case of Unicode or the pattern's case-insensitive match makes ASCII (İ, Kelvin, long s),
+#: the separator itself, surrogates, text beyond ASCII, and lengths around the windows' borders.
+_SCAN_PIECES = ["deadline exceeded", "DEADLINE EXCEEDED", "Deadline  exceeded", "deadline", "deadlİne exceeded",
+                "time out", "TIMED-OUT", "timeout", "time", "runtime", "tİmeout", "Denied", "denİed", "forbidden",
+                "FORBİDDEN", "unauthorized", "UNAUTHORISED", "unauthoriſed", "unauthor\u0130zed", "unauthor\u0130",
+                "\u212a", "\u0131", "\x00", "\x01", "\ud800", "\udfff", "\u2192", "é", "\U0001f600", " ", "-", "\n",
+                "x" * 250, "y" * 499, "z" * 500, "w" * 1000]
+
+
+@st.composite
+def _scan_outputs(draw: st.DrawFn) -> str:
+    text = "".join(draw(st.lists(st.sampled_from(_SCAN_PIECES) | st.text(max_size=5), max_size=8)))
+    if draw(st.booleans()):  # exactly at, or one past, a window border
+        size = draw(st.sampled_from([499, 500, 501, 999, 1000, 1001, 1002]))
+        text = (text * (size // max(len(text), 1) + 1))[:size] if text else "a" * size
+    return text
+
+
+@settings(max_examples=400, deadline=None)
+# text beyond ASCII: "deadline" makes the window pass the hint test, and the pattern matches
+# "tİmeout" (İ matches i): the scan of such text must look for "deadline" itself
+@example([("deadline t\u0130meout", "completed", True)], 1, 29_000)
+@example([("unauthor\u0130zed", None, True), ("Access denied\x00", "completed", True)], 2, 17)
+@given(st.lists(st.tuples(_scan_outputs(), st.sampled_from([None, "completed", "failed", "interrupted"]),
+                          st.booleans()), max_size=10),
+       st.integers(1, 5), st.integers(17, 80))
+def test_the_failure_scan_in_ascii_and_other_text_flags_what_each_output_does(
+        outputs: list[tuple[str, str | None, bool]], batch: int, span: int) -> None:
+    """Every shortcut of the batched scan (ASCII windows apart, searched for ``deadline exceeded``;
+    the others as UTF-8 bytes, for ``unauthor``; searches over stretches of *span* characters)
+    against ``_default_failure_output`` and ``_failed`` called on each call."""
+    from agenteval_assert.checks import _safety
+
+    t = T().user("go")
+    for out, status, answered in outputs:
+        t.call("Bash", command="x", output=out, status=status, answered=answered)
+    calls = t.say("done").done().all_tool_calls
+    saved = _safety._SCAN_BATCH, _safety._FIND_SPAN
+    _safety._SCAN_BATCH, _safety._FIND_SPAN = batch, span  # batch and stretch borders anywhere
+    try:
+        scan = _safety._default_failure_scan(calls)
+        failed = _safety._default_failed(calls)
+    finally:
+        _safety._SCAN_BATCH, _safety._FIND_SPAN = saved
+    assert [bool(x) for x in scan] == [_safety._default_failure_output(x) for x in calls]
+    assert [bool(x) for x in failed] == [_safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, None) for x in calls]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["time", "deadline exceeded", "denied", "forbidden", "unauthori", "ab", "\x00"])
+                | st.text(alphabet="abdeilmnortu\x00 ", max_size=40), max_size=12).map("".join),
+       st.integers(17, 40))
+def test_the_search_by_stretches_finds_the_windows_a_plain_search_does(text: str, span: int) -> None:
+    from agenteval_assert.checks import _safety
+
+    windows = text.split("\x00")
+    at = list(range(len(windows)))
+    saved = _safety._FIND_SPAN
+    _safety._FIND_SPAN = span
+    try:
+        got = _safety._windows_with(text, _safety._ASCII_WORDS, "\x00", at)
+        got_bytes = _safety._windows_with(text.encode(), _safety._TEXT_WORDS, b"\x00", at)
+    finally:
+        _safety._FIND_SPAN = saved
+    assert got == [k for k, x in enumerate(windows) if any(w in x for w in _safety._ASCII_WORDS)]
+    assert got_bytes == [k for k, x in enumerate(windows) if any(w.decode() in x for w in _safety._TEXT_WORDS)]
+
+
+_FAILURE_FORMS = ["timeout", "timedout", "time out", "time-out", "timed out", "timed-out", "deadline exceeded",
+                  "permission denied", "access denied", "denied", "forbidden", "unauthorised", "unauthorized"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_FAILURE_FORMS), st.lists(st.booleans(), min_size=17, max_size=17),
+       st.text(alphabet=" -_.a1", max_size=2), st.text(alphabet=" -_.a1", max_size=2))
+def test_every_match_of_the_failure_words_in_ascii_text_holds_a_word_the_scan_looks_for(
+        form: str, upper: list[bool], before: str, after: str) -> None:
+    """The ASCII scan looks for ``deadline exceeded``, not ``deadline``: each form of
+    ``DEFAULT_FAILURE_OUTPUT``'s words, in any case, holds one of its words once lower-cased."""
+    from agenteval_assert.checks import _safety
+
+    text = before + "".join(ch.upper() if u else ch for ch, u in zip(form, upper, strict=False)) + after
+    if _safety.DEFAULT_FAILURE_OUTPUT.matches(text):
+        assert any(w in text.lower() for w in _safety._ASCII_WORDS)
+
+
+def test_the_failure_forms_are_every_way_the_failure_words_match() -> None:
+    from agenteval_assert.checks import _safety
+
+    pattern = _safety.DEFAULT_FAILURE_OUTPUT.pattern
+    assert pattern == (r"\b(timed?[ -]?out|timeout|deadline exceeded|permission denied|access denied|denied"
+                       r"|forbidden|unauthori[sz]ed)\b")  # the forms above: change them with the pattern
+    for f in _FAILURE_FORMS:
+        m = _safety.DEFAULT_FAILURE_OUTPUT.search(f)
+        assert m is not None and m.group(0) in (f, "denied")
+
+
+_WINDOW_PIECES = st.sampled_from([*_FAILURE_FORMS, "TIMED OUT", "Time-Out", "runtime", "time", "deadline", "denİed",
+                                   "tİmeout", "unauthoriſed", "UNAUTHORİZED", "timestamp", "time\u212aout", "\u0131",
+                                   " ", "-", "_", "a", "1", "é", "\u2192", "\x00", "\ud800"])
+
+
+@settings(max_examples=500, deadline=None)
+@example("runtime tİmeout")  # a hint in one word, a match through İ in another
+@example("runtime: access unauthoriſed")
+@example("Time-Out")
+@example("timeouts, denied")
+@given(st.lists(_WINDOW_PIECES | st.text(max_size=3), max_size=8).map("".join))
+def test_the_failure_words_are_looked_for_in_the_forms_only_where_the_pattern_could_match(window: str) -> None:
+    from agenteval_assert.checks import _safety
+
+    assert _safety._may_fail(window) == (_safety._hinted(window) and _safety.DEFAULT_FAILURE_OUTPUT.matches(window))
+
+
+def test_the_characters_the_failure_words_match_an_ascii_letter_with_are_the_ones_the_scan_knows() -> None:
+    import sys
+
+    import regex
+
+    from agenteval_assert.checks import _safety
+
+    pattern = _safety.DEFAULT_FAILURE_OUTPUT
+    letters = sorted({ch for f in _FAILURE_FORMS for ch in f if "a" <= ch <= "z"})  # every letter of the words
+    any_letter = regex.compile("[" + "".join(letters) + "]", pattern._re.flags)
+    found = tuple(chr(i) for i in range(128, sys.maxunicode + 1) if any_letter.fullmatch(chr(i)))
+    assert found == _safety._MATCHED_AS_ASCII
+    assert "k" not in letters  # Kelvin sign matches k: no word holds one
+
+
+@settings(max_examples=200, deadline=None)
+@given(_failure_transcripts(), st.randoms(use_true_random=False))
+def test_the_failed_calls_of_the_whole_pool_read_from_the_flags_are_those_of_each_call(t: Transcript, rnd: Any) -> None:
+    """``_failed_calls(..., whole=True)`` (the flags select the calls at once) against the calls
+    one by one, also when the calls are not numbered by their place (steps re-ordered)."""
+    from agenteval_assert.checks import _safety
+
+    calls = list(t.tool_calls)
+    rnd.shuffle(calls)
+    steps = [s for s in t.steps if s not in t.tool_calls] + calls
+    for tr in (t, attrs.evolve(t, steps=tuple(steps), tool_calls=tuple(calls))):
+        ix = _index(tr)
+        pool = list(ix.all_calls)
+        want = [x for x in pool if _safety._failed(x, _safety.DEFAULT_FAILURE_OUTPUT, None)]
+        assert _safety._failed_calls(pool, _safety.DEFAULT_FAILURE_OUTPUT, ix, whole=True) == want
+        assert _safety._failed_calls(pool, _safety.DEFAULT_FAILURE_OUTPUT, ix) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Bash", "Read", "mcp__s__t", "t"]), st.sampled_from([None, "sub"]),
+                          st.sampled_from([None, "failed", "declined", "completed"]), st.sampled_from([None, 0, 1]),
+                          st.booleans()), max_size=14),
+       st.booleans())
+def test_retries_of_any_arguments_walk_the_failed_tools_calls_only(
+        calls: list[tuple[str, str | None, str | None, int | None, bool]], include_subagents: bool) -> None:
+    """``retried_after_failure(same_args=False)`` walks the calls of the failed tools
+    (``_calls_named``), not the whole pool: the same retries for any set of failed calls."""
+    from agenteval_assert.checks._common import _recoveries
+    from agenteval_assert.checks._outcomes import _calls_named
+
+    t = T().user("go")
+    for name, agent, status, code, answered in calls:
+        t.call(name, command="x", agent=agent, status=status, exit_code=code, answered=answered)
+    tr = t.say("done").done()
+    ix = _index(tr)
+    pool = ix.pool(include_subagents)
+    failed = [x for x in pool if x.is_error]
+    for names in [{x.name for x in failed}, *({x.name} for x in failed)]:
+        some = [x for x in failed if x.name in names]
+        assert _calls_named(ix, names, include_subagents) == [x for x in pool if x.name in names]
+        assert (_recoveries(some, _calls_named(ix, names, include_subagents), same_args=False)
+                == _recoveries(some, pool, same_args=False))
+    from agenteval_assert.checks import _outcomes
+
+    for tool in ("Bash", "t", "s.t", Call("Bash", command="x")):
+        r = c.check_retried_after_failure(tr, tool, same_args=False, include_subagents=include_subagents)
+        saved = _outcomes._calls_named
+        _outcomes._calls_named = lambda ix, names, inc: list(ix.pool(inc))  # the long way: every call
+        try:
+            again = c.check_retried_after_failure(attrs.evolve(tr), tool, same_args=False,
+                                                  include_subagents=include_subagents)
+        finally:
+            _outcomes._calls_named = saved
+        assert r.to_dict() == again.to_dict() and r.render(verbose=True) == again.render(verbose=True)
+
+
 def test_the_characters_that_lower_case_to_ascii_are_the_ones_the_scan_knows() -> None:
     import sys
 
@@ -593,20 +779,35 @@ def _skills_of_every_call(t: Transcript) -> list[tuple[str, Any]]:
 
 
 _SKILL_TEXT = st.sampled_from(["cat ~/.claude/skills/pdf/SKILL.md", "ls", "cat skills/a/SKILL.md skills/b/SKILL.md",
-                               "/x/skills/storybook/SKILL.md", "src/a.ts"])
+                               "/x/skills/storybook/SKILL.md", "src/a.ts", "SKILL.md", "cat 'skills/a b/SKILL.md'"])
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["Skill", "Bash", "Read", "mcp__s__Skill", "Glob"]), _SKILL_TEXT,
-                          st.sampled_from([None, "sub"])), max_size=10))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Skill", "Bash", "Read", "mcp__s__Skill", "Glob", "view"]), _SKILL_TEXT,
+                          st.sampled_from([None, "sub"]), st.sampled_from([None, "file_read", "shell", "other"]),
+                          st.sampled_from(["file_path", "path", "both", "none", "file_path=None"])), max_size=10),
+       st.booleans())
 def test_skills_found_among_the_calls_that_can_name_one_are_those_of_every_call(
-        calls: list[tuple[str, str, str | None]]) -> None:
+        calls: list[tuple[str, str, str | None, str | None, str]], shared: bool) -> None:
+    """Also for a tool whose calls are of several kinds (a read among others: looked at one by
+    one), reads naming the file by ``path``, and with the index of reads by file path built
+    first by another check."""
     from agenteval_assert.checks._budgets import _skills
 
     t = T().user("go")
-    for name, text, agent in calls:
-        t.call(name, command=text, file_path=text, skill=text.rsplit("/", 1)[-1], agent=agent)
+    for name, text, agent, kind, how in calls:
+        args: dict[str, Any] = {"command": text, "skill": text.rsplit("/", 1)[-1]}
+        if how in ("file_path", "both"):
+            args["file_path"] = text
+        if how in ("path", "both"):
+            args["path"] = text + "x" if how == "both" else text
+        if how == "file_path=None":
+            args.update(file_path=None, path=text)
+        t.call(name, kind=kind, agent=agent, args=args)
     tr = t.say("done").done()
+    if shared:
+        c.check_tool_called(tr, Call("Read", file_path=Matches("SKILL")))
+        c.check_tool_called(tr, Call("view", file_path=Matches("SKILL")))
     assert _skills(tr) == _skills_of_every_call(tr)
 
 

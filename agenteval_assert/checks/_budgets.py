@@ -20,6 +20,7 @@ from ._common import (
     _pool,
     _seq_text,
 )
+from ._index import NO_ARG
 
 __all__ = [
     "check_budget",
@@ -190,21 +191,51 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
 
     def named_in(text: str, c: ToolCall) -> None:
         names = found.get(text)
-        if names is None:  # the pattern holds "SKILL.md": a text without it names none
-            names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)] if "SKILL.md" in text else []
-        if names:
-            out.extend((n, c) for n in names)
+        if names is None:
+            names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)]
+        out.extend((n, c) for n in names)
 
-    for c, text in zip(ix.shell_calls(True), ix.shell_texts(True), strict=True):
-        if text and c.index not in tools:
-            named_in(text, c)
-    for c in ix.of_kind("file_read", True):
-        if c.index not in tools:
+    # the pattern holds "SKILL.md": a text without it names no skill (tested inline, first:
+    # nearly every command and path)
+    texts = ix.shell_texts(True)
+    if "SKILL.md" in "\n".join(texts):  # no command holds it, else the one(s) that do
+        for c, text in zip(ix.shell_calls(True), texts, strict=True):
+            if "SKILL.md" in text and c.index not in tools:
+                named_in(text, c)
+    reads = ix.of_kind("file_read", True)
+    counts: dict[str, int] = {}
+    for c in reads:
+        counts[c.name] = counts.get(c.name, 0) + 1
+    pool = ix.pool(True)
+    positions = ix.names(True)
+    alone: set[str] = set()  # tools with calls of another kind too: their reads looked at one by one
+    for name, n in counts.items():
+        where = positions.get(name, ())
+        if len(where) != n:
+            alone.add(name)
+            continue
+        # every call of the tool is a read: its file paths from the index of its calls by that
+        # argument (shared with the checks that name a file path), each distinct path once
+        by, _ = ix.arg_positions(where, "file_path", True)  # the others: no text there, no skill
+        for v, at in by.items():
+            if v is NO_ARG:  # no file_path: the path
+                for i in at:
+                    c = pool[i]
+                    p = c.arguments.get("path")
+                    if isinstance(p, str) and "SKILL.md" in p and c.index not in tools:
+                        named_in(p, c)
+            elif "SKILL.md" in v:  # type: ignore[operator]  # a text
+                for i in at:
+                    c = pool[i]
+                    if c.index not in tools:
+                        named_in(v, c)  # type: ignore[arg-type]
+    for c in reads if alone else ():
+        if c.name in alone:
             args = c.arguments
             p = args.get("file_path", _MISSING)
             if p is _MISSING:  # args.get("file_path", args.get("path")), the second look-up only when needed
                 p = args.get("path")
-            if isinstance(p, str):
+            if isinstance(p, str) and "SKILL.md" in p and c.index not in tools:
                 named_in(p, c)
     out.sort(key=lambda sc: _step(sc[1]))
     return out

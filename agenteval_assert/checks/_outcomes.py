@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, Literal
 
 from .._unrecorded import outcome_unknown
@@ -33,6 +34,7 @@ from ._common import (
     _specs,
     _with_outcome,
 )
+from ._index import CallIndex
 
 __all__ = [
     "check_no_tool_errors",
@@ -125,6 +127,16 @@ def check_no_tool_errors(
                      found="none", check=echo, vacuous=not pool, outcomes=pool)
 
 
+def _calls_named(ix: CallIndex, names: set[str], include_subagents: bool) -> list[ToolCall]:
+    """The pool's calls whose ``name`` is one of *names*, in order (from the index's positions
+    by name): what ``_recoveries(same_args=False)`` looks at in the whole pool."""
+    pool = ix.pool(include_subagents)
+    by_name = ix.names(include_subagents)
+    where = sorted(chain.from_iterable(by_name.get(n, ()) for n in names)) if len(names) != 1 else by_name.get(
+        next(iter(names)), [])
+    return [pool[i] for i in where]
+
+
 @_guarded("retried_after_failure")
 def check_retried_after_failure(
     t: Transcript,
@@ -148,9 +160,13 @@ def check_retried_after_failure(
                      f"no failed {spec.describe_bare()}" + (f" ({_plural(len(calls), 'call')}, none failed)" if calls else ""),
                      echo, _made(calls, _with_outcome))
     ix = _index(t)
-    recovered = _recoveries(failed, _pool(t, include_subagents), same_args=same_args, memo=ix.args_keys,
-                            walks=ix.retry_walks(include_subagents), positions=ix.names(include_subagents),
-                            values=ix.by_value(include_subagents))
+    if same_args:
+        recovered = _recoveries(failed, _pool(t, include_subagents), memo=ix.args_keys,
+                                walks=ix.retry_walks(include_subagents), positions=ix.names(include_subagents),
+                                values=ix.by_value(include_subagents))
+    else:  # a later success of the same tool: only that tool's calls are walked
+        recovered = _recoveries(failed, _calls_named(ix, {f.name for f in failed}, include_subagents),
+                                same_args=False)
     for f in failed:
         r = recovered.get(f.index)
         if r is not None:

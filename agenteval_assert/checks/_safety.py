@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from typing import Any
 
 import regex
@@ -78,7 +79,6 @@ _FAILURE_WINDOW = 500
 #: Every word of ``DEFAULT_FAILURE_OUTPUT`` contains one of these (lower case): a cheap test that
 #: skips the regex for the outputs that cannot match it, which are nearly all of them.
 _FAILURE_HINTS = ("time", "deadline", "denied", "forbidden", "unauthori")
-_FAILURE_HINTS_BYTES = tuple(h.encode() for h in _FAILURE_HINTS)
 
 
 def _hinted(window: str) -> bool:
@@ -100,118 +100,180 @@ def _default_failure_output(c: ToolCall) -> bool:
     return _failure_output(c, DEFAULT_FAILURE_OUTPUT)
 
 
-#: Calls whose output windows are joined into one text for the batched scan: bounds the text
-#: (peak memory) and keeps it in the processor cache (256 is faster than 2048).
+#: Every way the words of ``DEFAULT_FAILURE_OUTPUT`` are written, in lower case (``permission
+#: denied`` and ``access denied`` hold ``denied``).
+_FAILURE_FORMS = ("timeout", "timedout", "time out", "time-out", "timed out", "timed-out", "deadline exceeded",
+                  "denied", "forbidden", "unauthorised", "unauthorized")
+#: The characters beyond ASCII that ``DEFAULT_FAILURE_OUTPUT`` matches an ASCII letter of its words
+#: with (``İ`` an ``i``, long s an ``s``; Kelvin matches ``k``, which no word holds:
+#: ``tests/test_checks_index.py`` checks the list against Unicode).
+_MATCHED_AS_ASCII = ("\u0130", "\u017f")
+
+
+def _may_fail(window: str) -> bool:
+    """``_hinted(window) and DEFAULT_FAILURE_OUTPUT.matches(window)``, the pattern run only on a
+    window whose lower case holds one of ``_FAILURE_FORMS`` as it is, or that holds a character
+    of ``_MATCHED_AS_ASCII``: without one, every letter the pattern can match is ASCII, so a
+    match is one of the forms (most windows with a hint hold ``time`` in another word)."""
+    low = window.lower()
+    if not ("time" in low or "denied" in low or "deadline" in low or "forbidden" in low or "unauthori" in low):
+        return False
+    if not any(f in low for f in _FAILURE_FORMS) and not any(ch in window for ch in _MATCHED_AS_ASCII):
+        return False
+    return DEFAULT_FAILURE_OUTPUT.matches(window)
+
+
+def _default_failure_checked(c: ToolCall) -> bool:
+    """``_default_failure_output(c)``, each window tested by ``_may_fail`` (for the calls the
+    batched scan found a word in)."""
+    text = c.result.text if c.result is not None else ""
+    w = _FAILURE_WINDOW
+    if len(text) > 2 * w:
+        return _may_fail(text[:w]) or _may_fail(text[-w:])
+    return _may_fail(text)
+
+
+#: Calls whose output windows are scanned together (one text per batch and kind of text): bounds
+#: the texts (peak memory) and keeps them in the processor cache.
 _SCAN_BATCH = 256
 
 
 #: The characters beyond ASCII whose lower case holds an ASCII letter (``İ`` → ``i̇``,
-#: ``K`` Kelvin → ``k``; ``tests/test_checks_index.py`` checks the list against Unicode).
+#: ``K`` Kelvin → ``k``; ``tests/test_checks_index.py`` checks the list against Unicode). No hint
+#: word holds a ``k``, and only ``unauthori`` ends with an ``i``: the scan of text beyond ASCII
+#: looks for ``unauthor``, which a window whose lower case holds ``unauthori`` holds as bytes.
 _LOWER_TO_ASCII = ("\u0130", "\u212a")
+
+#: What the scan looks for in the lower-cased windows of ASCII text. A match of
+#: ``DEFAULT_FAILURE_OUTPUT`` in ASCII text is one of its words as it is, whatever the case (the
+#: pattern is ASCII, and no ASCII character matches another letter but its other case), so it
+#: holds one of these: ``deadline`` only ever matches in ``deadline exceeded``, a longer word,
+#: which is faster to look for.
+_ASCII_WORDS = ("time", "deadline exceeded", "denied", "forbidden", "unauthori")
+#: What the scan looks for in the UTF-8 bytes of the other windows, lower-cased as bytes (ASCII
+#: letters only): a window ``_hinted`` passes holds one of ``_FAILURE_HINTS`` in the lower case
+#: of its ASCII letters, or ``unauthor`` before an ``İ`` (``_LOWER_TO_ASCII``).
+_TEXT_WORDS = (b"time", b"deadline", b"denied", b"forbidden", b"unauthor")
+
+#: The longest stretch of text one search covers: below 30,000 characters CPython searches a
+#: word of six letters or more with its simple skip loop, which is faster on this text than the
+#: two-way search it uses for longer texts. At least as long as the longest word.
+_FIND_SPAN = 29_000
 
 
 def _default_failure_scan(calls: Sequence[ToolCall]) -> bytearray:
     """``_default_failure_output(c)`` of every call, as one byte per call (1: it matches), in
-    one batched pass (``_scan_texts``)."""
-    flags = bytearray(len(calls))
-    for lo in range(0, len(calls), _SCAN_BATCH):
-        batch = calls[lo:lo + _SCAN_BATCH]
-        texts = ["" if r is None else r.text for r in [c.result for c in batch]]
-        for k in _scan_texts(texts):
-            if _default_failure_output(batch[k]):
-                flags[lo + k] = 1
-    return flags
-
-
-def _scan_texts(texts: list[str]) -> Iterable[int]:
-    """The positions in *texts* (the outputs of a batch of calls) whose output windows may hold
-    a failure word, ascending, each once: a superset of the calls ``_default_failure_output``
-    flags, which the caller tests one by one. The windows are joined (``\x00`` between calls,
-    ``\x01`` between the two windows of a long output), encoded as UTF-8 and lower-cased as
-    bytes (ASCII letters only: a character beyond ASCII is left as it is, which is what
-    ``str.lower`` does to the hint words' letters unless it is one of ``_LOWER_TO_ASCII``); each
-    hint word is found in those bytes, and the ``\x00`` before it say which call's output holds
-    it. A batch with an output that holds a character of ``_LOWER_TO_ASCII``, or with a hint
-    word and an output that holds ``\x00``, gives every non-empty output (a batch with no hint
-    word gives none, whatever its outputs hold)."""
-    w = _FAILURE_WINDOW
-    # "\x00".join of each text, or of its two windows joined by "\x01": the windows are joined
-    # once, with the rest (no string made per long output)
-    parts: list[str] = []
-    for x in texts:
-        if len(x) <= 2 * w:
-            parts.append(x)
-        else:
-            parts += (x[:w], "\x01", x[-w:])
-        parts.append("\x00")
-    return _scan_parts(parts, texts)
-
-
-def _scan_parts(parts: list[str], texts: list[str]) -> Iterable[int]:
-    """``_scan_texts(texts)``, from *parts*: each text of *texts* (or its two windows with
-    ``\x01`` between them, when it is longer than both), each followed by ``\x00``."""
-    joined = "".join(parts[:-1])
-    if any(ch in joined for ch in _LOWER_TO_ASCII):
-        return [k for k, x in enumerate(texts) if x]  # every call, one by one
-    low = joined.encode("utf-8", "surrogatepass").lower()
-    found: list[int] = []
-    for word in _FAILURE_HINTS_BYTES:
-        p = low.find(word)
-        while p >= 0:
-            found.append(p)
-            nxt = low.find(b"\x00", p)  # the next call's output
-            p = -1 if nxt < 0 else low.find(word, nxt)
-    if not found:
-        return found  # no hint word in any window: whichever output holds a "\x00"
-    # the "\x00" before a hit name its call only when no output holds one: counted in the
-    # bytes (faster than in the text; UTF-8 writes "\x00" as the one zero byte, and no other
-    # character holds one), only for a batch with a hit
-    if low.count(b"\x00") != len(texts) - 1:
-        return [k for k, x in enumerate(texts) if x]  # every call, one by one
-    found.sort()
-    hits: list[int] = []
-    k = at = 0  # the output of call k starts after the separator before *at*
-    for p in found:
-        k += low.count(b"\x00", at, p)
-        at = p
-        if not hits or hits[-1] != k:
-            hits.append(k)
-    return hits
+    one batched pass (``_scan``)."""
+    return _scan(calls, False)
 
 
 def _default_failed(calls: Sequence[ToolCall]) -> bytearray:
     """``_failed(c)`` with the default failure words, for every call (1: failed): the flags
-    and statuses of each call, and the batched failure-word scan (``_scan_texts``) of the
-    outputs of the others, in one pass over the calls."""
+    and statuses of each call, and the batched failure-word scan (``_scan``) of the outputs of
+    the others, in one pass over the calls."""
+    return _scan(calls, True)
+
+
+def _scan(calls: Sequence[ToolCall], statuses: bool) -> bytearray:
+    """One byte per call: with *statuses*, ``_failed(c)`` with the default failure words, else
+    ``_default_failure_output(c)``.
+
+    A batch of calls at a time, the output windows (the whole text when it is no longer than
+    both) are joined with ``\x00`` between them: the windows of ASCII text in one text,
+    lower-cased as it is (``_ASCII_WORDS``); the others in another, encoded as UTF-8 and
+    lower-cased as bytes (``_TEXT_WORDS``: ASCII letters only, which is what ``str.lower`` does
+    to the letters of the words, but for ``_LOWER_TO_ASCII``). Each word is found in those texts,
+    and the ``\x00`` before a hit say which window (and so which call) holds it
+    (``_windows_with``); only those calls are tested one by one, by
+    ``_default_failure_checked``."""
     out = bytearray(len(calls))
     w = _FAILURE_WINDOW
     for lo in range(0, len(calls), _SCAN_BATCH):
         batch = calls[lo:lo + _SCAN_BATCH]
-        texts: list[str] = []
-        parts: list[str] = []  # what _scan_texts makes of texts, made in the same pass
-        for i, c in enumerate(batch, lo):
+        plain: list[str] = []  # the windows of ASCII text
+        plain_at: list[int] = []  # the position in the batch of each one's call
+        other: list[str] = []  # the windows of the others
+        other_at: list[int] = []
+        for k, c in enumerate(batch):
             r = c.result
-            status = c.status
-            if r is None:
-                out[i] = status == "failed" or status == "declined"
-                texts.append("")
-                parts.append("\x00")
-            elif (status == "failed" or status == "declined" or status == "interrupted" or r.is_error
-                  or r.exit_code not in (None, 0)):
-                out[i] = 1
-                texts.append("")  # failed whatever its output says: not scanned
-                parts.append("\x00")
-            else:
-                x = r.text
-                texts.append(x)
-                if len(x) <= 2 * w:
-                    parts += (x, "\x00")
+            if statuses:
+                status = c.status
+                if r is None:
+                    out[lo + k] = status == "failed" or status == "declined"
+                    continue
+                if (status == "failed" or status == "declined" or status == "interrupted" or r.is_error
+                        or r.exit_code not in (None, 0)):
+                    out[lo + k] = 1  # failed whatever its output says: not scanned
+                    continue
+            elif r is None:
+                continue
+            x = r.text
+            if len(x) <= 2 * w:
+                if x.isascii():
+                    plain.append(x)
+                    plain_at.append(k)
                 else:
-                    parts += (x[:w], "\x01", x[-w:], "\x00")
-        for k in _scan_parts(parts, texts):
-            if _default_failure_output(batch[k]):
+                    other.append(x)
+                    other_at.append(k)
+            elif x.isascii():
+                plain += (x[:w], x[-w:])
+                plain_at += (k, k)
+            else:  # each window where it belongs (one of text beyond ASCII may be ASCII)
+                for y in (x[:w], x[-w:]):
+                    if y.isascii():
+                        plain.append(y)
+                        plain_at.append(k)
+                    else:
+                        other.append(y)
+                        other_at.append(k)
+        hits: list[int] = []
+        if plain:
+            hits += _windows_with("\x00".join(plain).lower(), _ASCII_WORDS, "\x00", plain_at)
+        if other:
+            low = "\x00".join(other).encode("utf-8", "surrogatepass").lower()
+            hits += _windows_with(low, _TEXT_WORDS, b"\x00", other_at)
+        for k in hits:
+            if not out[lo + k] and _default_failure_checked(batch[k]):
                 out[lo + k] = 1
     return out
+
+
+def _windows_with(low: Any, words: Sequence[Any], sep: Any, at: list[int]) -> list[int]:
+    """The calls (their positions *at*, one per window) of the windows joined in *low* (by
+    *sep*, ``\x00``: a ``str`` or ``bytes``) that hold one of *words*, ascending, each once. A
+    window's search ends at its first hit. When an output holds the separator itself (the
+    count of them is not the number of windows less one), every call of *at*, once a word is
+    found (a text with no word found gives none, whatever its outputs hold)."""
+    found: list[int] = []
+    span = _FIND_SPAN
+    n = len(low)
+    for word in words:
+        a = 0
+        while True:
+            p = low.find(word, a, a + span)
+            if p < 0:
+                a += span - len(word) + 1  # the next stretch starts where a hit could end past this one
+                if a + len(word) > n:
+                    break
+                continue
+            found.append(p)
+            a = low.find(sep, p)  # the next window
+            if a < 0:
+                break
+    if not found:
+        return found
+    if low.count(sep) != len(at) - 1:
+        return sorted(set(at))  # every call, one by one
+    found.sort()
+    hits: list[int] = []
+    j = a = 0  # the window *j* starts after the separator before *a*
+    for p in found:
+        j += low.count(sep, a, p)
+        a = p
+        k = at[j]
+        if not hits or hits[-1] != k:
+            hits.append(k)
+    return hits
 
 
 #: Programs whose exit status 1 answers a question rather than reports a failure: no line
@@ -267,12 +329,17 @@ def _failed(c: ToolCall, failure_output: Matcher | None = DEFAULT_FAILURE_OUTPUT
     return _failure_output(c, failure_output)
 
 
-def _failed_calls(pool: Sequence[ToolCall], failure_output: Matcher | None, ix: CallIndex) -> list[ToolCall]:
+def _failed_calls(pool: Sequence[ToolCall], failure_output: Matcher | None, ix: CallIndex,
+                  whole: bool = False) -> list[ToolCall]:
     """The calls of *pool* for which ``_failed`` holds: with the default failure words, read
-    from the index's flags (one batched scan of every output per transcript)."""
+    from the index's flags (one batched scan of every output per transcript). *whole*: *pool*
+    holds the index's calls (``all_calls``), in order, so the flags (one per call there, in
+    order) select them at once."""
     if failure_output is DEFAULT_FAILURE_OUTPUT:
         flags = ix.failure_flags(_default_failed)
         calls = ix.all_calls
+        if whole:
+            return list(compress(calls, flags))
         n = len(calls)
         return [c for c in pool
                 if (flags[c.index] if 0 <= c.index < n and calls[c.index] is c else _failed(c, failure_output))]
@@ -468,7 +535,8 @@ def check_failures_not_reported_as_success(
                  tools=None if specs is None else [s.label() for s in specs])
     pool = _calls_matching(t, specs, include_subagents)
     ix = _index(t)
-    failed = [c for c in _failed_calls(pool, fo, ix) if not _answered_no(c, ix)]
+    failed = [c for c in _failed_calls(pool, fo, ix, whole=specs is None and include_subagents)
+              if not _answered_no(c, ix)]
     failed_ids = {c.index for c in failed}
     recovered = _recoveries(
         failed, pool, ok=lambda d: d.result is not None and d.index not in failed_ids, memo=ix.args_keys,
