@@ -1218,6 +1218,88 @@ def test_skills_read_from_a_file_path_or_else_a_path_are_those_of_every_call(arg
     assert _skills(tr) == _skills_of_every_call(tr)
 
 
+def _skills_as_it_was(t: Transcript) -> list[tuple[str, Any]]:
+    """``_budgets._skills`` before it read the file paths from the shared index: the messages,
+    the skill tools, the shell calls in order, then every read in order, sorted by step (the
+    order of calls of one step is the order they were met in)."""
+    from agenteval_assert.checks._budgets import _SKILL_PATH, _step
+
+    ix = _index(t)
+    out: list[tuple[str, Any]] = [(s.skill, s) for s in ix.skilled() if s.skill is not None]
+    tools = {x.index: x for x in ix.of_kind("skill", True)}
+    tools.update((x.index, x) for x in ix.named("Skill", True) if x.name == "Skill")
+    for x in tools.values():
+        s = x.arguments.get("skill", x.arguments.get("command", x.arguments.get("name")))
+        if isinstance(s, str):
+            out.append((s, x))
+    for x, text in zip(ix.shell_calls(True), ix.shell_texts(True), strict=True):
+        if x.index not in tools:
+            out.extend((m.group(1), x) for m in _SKILL_PATH.finditer(text))
+    for x in ix.of_kind("file_read", True):
+        if x.index not in tools:
+            p = x.arguments.get("file_path", x.arguments.get("path"))
+            if isinstance(p, str):
+                out.extend((m.group(1), x) for m in _SKILL_PATH.finditer(p))
+    out.sort(key=lambda sc: _step(sc[1]))
+    return out
+
+
+class _Text(str):
+    """A text argument of a ``str`` subclass (a transcript built in Python)."""
+
+
+@settings(max_examples=400, deadline=None)
+@example([("Read", "skills/y/SKILL.md", None, "file_path", 0), ("Read", "skills/x/SKILL.md", None, "file_path", 1),
+          ("Read", "skills/y/SKILL.md", None, "file_path", 1)], False)  # the read of x first, as in the pool
+@example([("Read", "skills/y/SKILL.md", None, "file_path", 0), ("read_file", "skills/x/SKILL.md", None, "path", 0)],
+         False)
+@example([("Read", "skills/y/SKILL.md", None, "subclass", 0)], False)
+@given(st.lists(st.tuples(st.sampled_from(["Skill", "Bash", "Read", "read_file", "view", "Glob"]),
+                          st.sampled_from(["skills/a/SKILL.md", "skills/b/SKILL.md", "cat skills/a/SKILL.md",
+                                           "skills/a/SKILL.md skills/b/SKILL.md", "src/a.ts", "SKILL.md"]),
+                          st.sampled_from([None, "sub", "file_read", "shell"]),
+                          st.sampled_from(["file_path", "path", "both", "file_path=None", "subclass"]),
+                          st.integers(0, 2)), max_size=10),
+       st.booleans())
+def test_skills_of_calls_of_one_step_keep_the_order_the_walk_over_every_call_gave(
+        calls: list[tuple[str, str, str | None, str, int]], shared: bool) -> None:
+    """A transcript built in Python may give several calls one step (or steps out of order): the
+    skills they name keep the order the walk over the reads gave, whatever the tools, the paths
+    and their first calls (not grouped by tool or path); a path of a ``str`` subclass names one."""
+    from agenteval_assert.checks import _budgets
+    from agenteval_assert.model import ToolCall
+
+    t = T().user("go")
+    for name, text, how_kind, how, _ in calls:
+        args: dict[str, Any] = {"command": text, "skill": "s"}
+        if how in ("file_path", "both"):
+            args["file_path"] = text
+        if how in ("path", "both", "file_path=None"):
+            args["path"] = text
+        if how == "file_path=None":
+            args["file_path"] = None
+        if how == "subclass":
+            args["file_path"] = _Text(text)
+        kind = how_kind if how_kind in ("file_read", "shell") else None
+        t.call(name, kind=kind, agent="sub" if how_kind == "sub" else None, args=args)
+    tr = t.say("done").done()
+    steps = {x.index: step for x, (*_, step) in zip(tr.all_tool_calls, calls, strict=True)}
+    made = tuple(attrs.evolve(s, step=steps[s.index]) if isinstance(s, ToolCall) else s for s in tr.steps)
+    tr = attrs.evolve(tr, steps=made, tool_calls=tuple(s for s in made if isinstance(s, ToolCall) and s.agent_id is None))
+    if shared:
+        c.check_tool_called(tr, Call("Read", file_path=Matches("SKILL")))
+    assert _budgets._skills(tr) == _skills_as_it_was(tr)
+    for name in ("a", "b", "nope"):
+        got = c.check_skill_invoked(tr, name)
+        saved = _budgets._skills
+        _budgets._skills = _skills_as_it_was
+        try:
+            want = c.check_skill_invoked(attrs.evolve(tr), name)
+        finally:
+            _budgets._skills = saved
+        assert got.to_dict() == want.to_dict() and got.render(verbose=True) == want.render(verbose=True)
+
+
 def _step_facts_long_way(tr: Transcript) -> tuple[int, int, tuple[Any, ...]]:
     """What ``CallIndex.step_facts`` replaces: ``action_count`` both ways without the builder's
     count, and the messages with a skill as ``_skills`` listed them."""
