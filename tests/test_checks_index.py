@@ -211,7 +211,9 @@ _SCAN_PIECES = ["deadline exceeded", "DEADLINE EXCEEDED", "Deadline  exceeded", 
                 "time out", "TIMED-OUT", "timeout", "time", "runtime", "tİmeout", "Denied", "denİed", "forbidden",
                 "FORBİDDEN", "unauthorized", "UNAUTHORISED", "unauthoriſed", "unauthor\u0130zed", "unauthor\u0130",
                 "\u212a", "\u0131", "\x00", "\x01", "\ud800", "\udfff", "\u2192", "é", "\U0001f600", " ", "-", "\n",
-                "x" * 250, "y" * 499, "z" * 500, "w" * 1000]
+                "x" * 250, "y" * 499, "z" * 500, "w" * 1000,
+                "\u00df", "\ufb01", "\u03a3", "\u03c2", "\uff34\uff29\uff2d\uff25\uff2f\uff35\uff34", "\u0301", "\u0307",
+                "\u017f", "time\u0301out", "denied\u0307"]
 
 
 @st.composite
@@ -273,6 +275,55 @@ def test_the_search_by_stretches_finds_the_windows_a_plain_search_does(text: str
     assert got_bytes == [k for k, x in enumerate(windows) if any(w.decode() in x for w in _safety._TEXT_WORDS)]
 
 
+def _output_at(before: int, form: str, unit: str) -> list[str]:
+    """Outputs whose windows, joined by the scan, put *form* at offset *before* (characters of the
+    ASCII text, or bytes of the UTF-8 text when *unit* is ``é``): fillers of 1000 units, none
+    with a word, then a short output holding *form* between spaces (no window edge near it)."""
+    def filler(n: int) -> str:  # n units
+        return " " * n if unit == " " else "é" * (n // 2) + " " * (n % 2)
+
+    r = 100
+    while True:
+        m = max(1, -(-(before - r) // 1001))
+        first = before - r - (m - 1) * 1001 - 1
+        if 0 <= first <= 1000 and (unit == " " or first >= 2):
+            break
+        r += 1
+    return [filler(first), *[filler(1000)] * (m - 1), filler(r - 1) + " " + form + (" " if unit == " " else " é")]
+
+
+@pytest.mark.parametrize(("form", "unit"), [
+    *((f, u) for f in ("timeout", "Permission DENIED", "forbidden", "deadline exceeded", "unauthorized") for u in " é"),
+    ("UNAUTHOR\u0130ZED", "é")])
+def test_a_failure_word_across_the_border_of_two_stretches_is_found(form: str, unit: str) -> None:
+    """With the scan's own stretch (``_FIND_SPAN``) and batch: a word that starts at every place
+    from before the first stretch's end (or the second's, which starts ``len(word) - 1`` before
+    it) to past it, in ASCII text and in UTF-8 bytes, is found: its call is flagged as the long
+    way flags it."""
+    from agenteval_assert.checks import _safety
+
+    words = _safety._ASCII_WORDS if unit == " " else _safety._TEXT_WORDS
+    low = form.lower().encode() if unit != " " else form.lower()
+    word = next(w for w in words if w in low)  # type: ignore[operator]
+    span = _safety._FIND_SPAN
+    for border in (span, 2 * span - len(word) + 1):
+        for d in range(-len(word) - 1, 3):
+            at = border + d - low.index(word)  # type: ignore[arg-type]
+            outputs = _output_at(at, form, unit)
+            t = T().user("go")
+            for out in outputs:
+                t.call("Bash", command="x", output=out)
+            calls = t.say("done").done().all_tool_calls
+            joined = "\x00".join(outputs)
+            text = joined.lower() if unit == " " else joined.encode().lower()
+            assert text.find(word, border + d - 3) == border + d  # type: ignore[arg-type]
+            assert len(calls) < _safety._SCAN_BATCH and (unit == " ") == joined.isascii()
+            want = [_safety._default_failure_output(x) for x in calls]
+            assert want[-1] and not any(want[:-1])
+            assert [bool(x) for x in _safety._default_failure_scan(calls)] == want
+            assert [bool(x) for x in _safety._default_failed(calls)] == want
+
+
 _FAILURE_FORMS = ["timeout", "timedout", "time out", "time-out", "timed out", "timed-out", "deadline exceeded",
                   "permission denied", "access denied", "denied", "forbidden", "unauthorised", "unauthorized"]
 
@@ -304,7 +355,8 @@ def test_the_failure_forms_are_every_way_the_failure_words_match() -> None:
 
 _WINDOW_PIECES = st.sampled_from([*_FAILURE_FORMS, "TIMED OUT", "Time-Out", "runtime", "time", "deadline", "denİed",
                                    "tİmeout", "unauthoriſed", "UNAUTHORİZED", "timestamp", "time\u212aout", "\u0131",
-                                   " ", "-", "_", "a", "1", "é", "\u2192", "\x00", "\ud800"])
+                                   " ", "-", "_", "a", "1", "é", "\u2192", "\x00", "\ud800",
+                                   "\u00df", "\ufb01", "\u03a3", "\u0301", "\u0307", "\uff34\uff29\uff2d\uff25"])
 
 
 @settings(max_examples=500, deadline=None)
