@@ -211,7 +211,9 @@ _SCAN_PIECES = ["deadline exceeded", "DEADLINE EXCEEDED", "Deadline  exceeded", 
                 "time out", "TIMED-OUT", "timeout", "time", "runtime", "tİmeout", "Denied", "denİed", "forbidden",
                 "FORBİDDEN", "unauthorized", "UNAUTHORISED", "unauthoriſed", "unauthor\u0130zed", "unauthor\u0130",
                 "\u212a", "\u0131", "\x00", "\x01", "\ud800", "\udfff", "\u2192", "é", "\U0001f600", " ", "-", "\n",
-                "x" * 250, "y" * 499, "z" * 500, "w" * 1000]
+                "x" * 250, "y" * 499, "z" * 500, "w" * 1000,
+                "\u00df", "\ufb01", "\u03a3", "\u03c2", "\uff34\uff29\uff2d\uff25\uff2f\uff35\uff34", "\u0301", "\u0307",
+                "\u017f", "time\u0301out", "denied\u0307"]
 
 
 @st.composite
@@ -273,6 +275,55 @@ def test_the_search_by_stretches_finds_the_windows_a_plain_search_does(text: str
     assert got_bytes == [k for k, x in enumerate(windows) if any(w.decode() in x for w in _safety._TEXT_WORDS)]
 
 
+def _output_at(before: int, form: str, unit: str) -> list[str]:
+    """Outputs whose windows, joined by the scan, put *form* at offset *before* (characters of the
+    ASCII text, or bytes of the UTF-8 text when *unit* is ``é``): fillers of 1000 units, none
+    with a word, then a short output holding *form* between spaces (no window edge near it)."""
+    def filler(n: int) -> str:  # n units
+        return " " * n if unit == " " else "é" * (n // 2) + " " * (n % 2)
+
+    r = 100
+    while True:
+        m = max(1, -(-(before - r) // 1001))
+        first = before - r - (m - 1) * 1001 - 1
+        if 0 <= first <= 1000 and (unit == " " or first >= 2):
+            break
+        r += 1
+    return [filler(first), *[filler(1000)] * (m - 1), filler(r - 1) + " " + form + (" " if unit == " " else " é")]
+
+
+@pytest.mark.parametrize(("form", "unit"), [
+    *((f, u) for f in ("timeout", "Permission DENIED", "forbidden", "deadline exceeded", "unauthorized") for u in " é"),
+    ("UNAUTHOR\u0130ZED", "é")])
+def test_a_failure_word_across_the_border_of_two_stretches_is_found(form: str, unit: str) -> None:
+    """With the scan's own stretch (``_FIND_SPAN``) and batch: a word that starts at every place
+    from before the first stretch's end (or the second's, which starts ``len(word) - 1`` before
+    it) to past it, in ASCII text and in UTF-8 bytes, is found: its call is flagged as the long
+    way flags it."""
+    from agenteval_assert.checks import _safety
+
+    words = _safety._ASCII_WORDS if unit == " " else _safety._TEXT_WORDS
+    low = form.lower().encode() if unit != " " else form.lower()
+    word = next(w for w in words if w in low)  # type: ignore[operator]
+    span = _safety._FIND_SPAN
+    for border in (span, 2 * span - len(word) + 1):
+        for d in range(-len(word) - 1, 3):
+            at = border + d - low.index(word)  # type: ignore[arg-type]
+            outputs = _output_at(at, form, unit)
+            t = T().user("go")
+            for out in outputs:
+                t.call("Bash", command="x", output=out)
+            calls = t.say("done").done().all_tool_calls
+            joined = "\x00".join(outputs)
+            text = joined.lower() if unit == " " else joined.encode().lower()
+            assert text.find(word, border + d - 3) == border + d  # type: ignore[arg-type]
+            assert len(calls) < _safety._SCAN_BATCH and (unit == " ") == joined.isascii()
+            want = [_safety._default_failure_output(x) for x in calls]
+            assert want[-1] and not any(want[:-1])
+            assert [bool(x) for x in _safety._default_failure_scan(calls)] == want
+            assert [bool(x) for x in _safety._default_failed(calls)] == want
+
+
 _FAILURE_FORMS = ["timeout", "timedout", "time out", "time-out", "timed out", "timed-out", "deadline exceeded",
                   "permission denied", "access denied", "denied", "forbidden", "unauthorised", "unauthorized"]
 
@@ -304,7 +355,8 @@ def test_the_failure_forms_are_every_way_the_failure_words_match() -> None:
 
 _WINDOW_PIECES = st.sampled_from([*_FAILURE_FORMS, "TIMED OUT", "Time-Out", "runtime", "time", "deadline", "denİed",
                                    "tİmeout", "unauthoriſed", "UNAUTHORİZED", "timestamp", "time\u212aout", "\u0131",
-                                   " ", "-", "_", "a", "1", "é", "\u2192", "\x00", "\ud800"])
+                                   " ", "-", "_", "a", "1", "é", "\u2192", "\x00", "\ud800",
+                                   "\u00df", "\ufb01", "\u03a3", "\u0301", "\u0307", "\uff34\uff29\uff2d\uff25"])
 
 
 @settings(max_examples=500, deadline=None)
@@ -1216,6 +1268,88 @@ def test_skills_read_from_a_file_path_or_else_a_path_are_those_of_every_call(arg
 
     tr = T().user("go").call("Read", args=args).call("read_file", args=args).say("done").done()
     assert _skills(tr) == _skills_of_every_call(tr)
+
+
+def _skills_as_it_was(t: Transcript) -> list[tuple[str, Any]]:
+    """``_budgets._skills`` before it read the file paths from the shared index: the messages,
+    the skill tools, the shell calls in order, then every read in order, sorted by step (the
+    order of calls of one step is the order they were met in)."""
+    from agenteval_assert.checks._budgets import _SKILL_PATH, _step
+
+    ix = _index(t)
+    out: list[tuple[str, Any]] = [(s.skill, s) for s in ix.skilled() if s.skill is not None]
+    tools = {x.index: x for x in ix.of_kind("skill", True)}
+    tools.update((x.index, x) for x in ix.named("Skill", True) if x.name == "Skill")
+    for x in tools.values():
+        s = x.arguments.get("skill", x.arguments.get("command", x.arguments.get("name")))
+        if isinstance(s, str):
+            out.append((s, x))
+    for x, text in zip(ix.shell_calls(True), ix.shell_texts(True), strict=True):
+        if x.index not in tools:
+            out.extend((m.group(1), x) for m in _SKILL_PATH.finditer(text))
+    for x in ix.of_kind("file_read", True):
+        if x.index not in tools:
+            p = x.arguments.get("file_path", x.arguments.get("path"))
+            if isinstance(p, str):
+                out.extend((m.group(1), x) for m in _SKILL_PATH.finditer(p))
+    out.sort(key=lambda sc: _step(sc[1]))
+    return out
+
+
+class _Text(str):
+    """A text argument of a ``str`` subclass (a transcript built in Python)."""
+
+
+@settings(max_examples=400, deadline=None)
+@example([("Read", "skills/y/SKILL.md", None, "file_path", 0), ("Read", "skills/x/SKILL.md", None, "file_path", 1),
+          ("Read", "skills/y/SKILL.md", None, "file_path", 1)], False)  # the read of x first, as in the pool
+@example([("Read", "skills/y/SKILL.md", None, "file_path", 0), ("read_file", "skills/x/SKILL.md", None, "path", 0)],
+         False)
+@example([("Read", "skills/y/SKILL.md", None, "subclass", 0)], False)
+@given(st.lists(st.tuples(st.sampled_from(["Skill", "Bash", "Read", "read_file", "view", "Glob"]),
+                          st.sampled_from(["skills/a/SKILL.md", "skills/b/SKILL.md", "cat skills/a/SKILL.md",
+                                           "skills/a/SKILL.md skills/b/SKILL.md", "src/a.ts", "SKILL.md"]),
+                          st.sampled_from([None, "sub", "file_read", "shell"]),
+                          st.sampled_from(["file_path", "path", "both", "file_path=None", "subclass"]),
+                          st.integers(0, 2)), max_size=10),
+       st.booleans())
+def test_skills_of_calls_of_one_step_keep_the_order_the_walk_over_every_call_gave(
+        calls: list[tuple[str, str, str | None, str, int]], shared: bool) -> None:
+    """A transcript built in Python may give several calls one step (or steps out of order): the
+    skills they name keep the order the walk over the reads gave, whatever the tools, the paths
+    and their first calls (not grouped by tool or path); a path of a ``str`` subclass names one."""
+    from agenteval_assert.checks import _budgets
+    from agenteval_assert.model import ToolCall
+
+    t = T().user("go")
+    for name, text, how_kind, how, _ in calls:
+        args: dict[str, Any] = {"command": text, "skill": "s"}
+        if how in ("file_path", "both"):
+            args["file_path"] = text
+        if how in ("path", "both", "file_path=None"):
+            args["path"] = text
+        if how == "file_path=None":
+            args["file_path"] = None
+        if how == "subclass":
+            args["file_path"] = _Text(text)
+        kind = how_kind if how_kind in ("file_read", "shell") else None
+        t.call(name, kind=kind, agent="sub" if how_kind == "sub" else None, args=args)
+    tr = t.say("done").done()
+    steps = {x.index: step for x, (*_, step) in zip(tr.all_tool_calls, calls, strict=True)}
+    made = tuple(attrs.evolve(s, step=steps[s.index]) if isinstance(s, ToolCall) else s for s in tr.steps)
+    tr = attrs.evolve(tr, steps=made, tool_calls=tuple(s for s in made if isinstance(s, ToolCall) and s.agent_id is None))
+    if shared:
+        c.check_tool_called(tr, Call("Read", file_path=Matches("SKILL")))
+    assert _budgets._skills(tr) == _skills_as_it_was(tr)
+    for name in ("a", "b", "nope"):
+        got = c.check_skill_invoked(tr, name)
+        saved = _budgets._skills
+        _budgets._skills = _skills_as_it_was
+        try:
+            want = c.check_skill_invoked(attrs.evolve(tr), name)
+        finally:
+            _budgets._skills = saved
+        assert got.to_dict() == want.to_dict() and got.render(verbose=True) == want.render(verbose=True)
 
 
 def _step_facts_long_way(tr: Transcript) -> tuple[int, int, tuple[Any, ...]]:

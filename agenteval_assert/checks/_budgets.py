@@ -179,8 +179,10 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
     ix = _index(t)
     out: list[tuple[str, ToolCall | Message]] = [
         (s.skill, s) for s in ix.skilled() if s.skill is not None]  # every Message with a skill
-    # the calls that can name a skill, from the shared index (not every call); the order they
-    # are met in does not matter: the list is sorted by step (one step per call) at the end
+    # the calls that can name a skill, from the shared index (not every call); the list is
+    # sorted by step at the end (one step per call in a parsed log; a transcript built in Python
+    # may give calls one step, which keep the order met here: the skill tools, the shell calls,
+    # then the reads, each in the pool's order)
     tools = {c.index: c for c in ix.of_kind("skill", True)}
     tools.update((c.index, c) for c in ix.named("Skill", True) if c.name == "Skill")  # not mcp__s__Skill
     for c in tools.values():
@@ -202,41 +204,54 @@ def _skills(t: Transcript) -> list[tuple[str, ToolCall | Message]]:
         for c, text in zip(ix.shell_calls(True), texts, strict=True):
             if "SKILL.md" in text and c.index not in tools:
                 named_in(text, c)
-    reads = ix.of_kind("file_read", True)
+    # the reads that name a skill, by their place in the pool: added in the pool's order, as the
+    # walk over every read met them (the sort by step keeps that order for calls of one step)
+    read: list[tuple[int, str, ToolCall]] = []
+
+    def read_in(i: int, text: str) -> None:
+        c = pool[i]
+        if "SKILL.md" in text and c.index not in tools:
+            names = found.get(text)
+            if names is None:
+                names = found[text] = [m.group(1) for m in _SKILL_PATH.finditer(text)]
+            read.extend((i, n, c) for n in names)
+
     counts: dict[str, int] = {}
-    for c in reads:
+    for c in ix.of_kind("file_read", True):
         counts[c.name] = counts.get(c.name, 0) + 1
     pool = ix.pool(True)
     positions = ix.names(True)
-    alone: set[str] = set()  # tools with calls of another kind too: their reads looked at one by one
     for name, n in counts.items():
         where = positions.get(name, ())
-        if len(where) != n:
-            alone.add(name)
+        if len(where) != n:  # a tool with calls of another kind too: its reads looked at one by one
+            for i in where:
+                if pool[i].kind == "file_read":
+                    args = pool[i].arguments
+                    p = args.get("file_path", _MISSING)
+                    if p is _MISSING:  # args.get("file_path", args.get("path")), the second look-up only when needed
+                        p = args.get("path")
+                    if isinstance(p, str):
+                        read_in(i, p)
             continue
         # every call of the tool is a read: its file paths from the index of its calls by that
         # argument (shared with the checks that name a file path), each distinct path once
-        by, _ = ix.arg_positions(where, "file_path", True)  # the others: no text there, no skill
+        by, others = ix.arg_positions(where, "file_path", True)
         for v, at in by.items():
             if v is NO_ARG:  # no file_path: the path
                 for i in at:
-                    c = pool[i]
-                    p = c.arguments.get("path")
-                    if isinstance(p, str) and "SKILL.md" in p and c.index not in tools:
-                        named_in(p, c)
+                    p = pool[i].arguments.get("path")
+                    if isinstance(p, str):
+                        read_in(i, p)
             elif "SKILL.md" in v:  # type: ignore[operator]  # a text
                 for i in at:
-                    c = pool[i]
-                    if c.index not in tools:
-                        named_in(v, c)  # type: ignore[arg-type]
-    for c in reads if alone else ():
-        if c.name in alone:
-            args = c.arguments
-            p = args.get("file_path", _MISSING)
-            if p is _MISSING:  # args.get("file_path", args.get("path")), the second look-up only when needed
-                p = args.get("path")
-            if isinstance(p, str) and "SKILL.md" in p and c.index not in tools:
-                named_in(p, c)
+                    read_in(i, v)  # type: ignore[arg-type]
+        for i in others:  # not a str: no skill, but for a str of a subclass
+            p = pool[i].arguments.get("file_path")
+            if isinstance(p, str):
+                read_in(i, p)
+    if read:
+        read.sort(key=lambda r: r[0])
+        out.extend((n, c) for _, n, c in read)
     out.sort(key=lambda sc: _step(sc[1]))
     return out
 
