@@ -1221,3 +1221,56 @@ def test_a_spec_of_a_kind_alone_matches_the_index_entry_of_that_kind(
     else:
         assert got == want
         assert _of_kind_only(tr, spec, mode, {"x": "exact"}, include) is None  # overrides: not a kind alone
+
+
+def _output_fits_long_way(out: Any, cands: Any) -> tuple[Any, ...]:
+    """The output test of check_tool_called as it was: ``values_match`` (a matcher's ``matches``)
+    call by call."""
+    from agenteval_assert.matchers import Matcher, values_match
+
+    if isinstance(out, Matcher):
+        return tuple(c for c in cands if c.result is not None and out.matches(c.result.text))
+    return tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
+
+
+_OUTPUTS = [Contains("a"), Contains("ok"), Contains(""), Contains("OK", ignore_case=True), Contains(["x"]),
+            Matches("a"), Matches(r"o\w"), Matches("^ok$", full=True), Matches("K", ignore_case=True), "ok"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text("aokK\n ", max_size=8)), max_size=12), st.sampled_from(_OUTPUTS))
+def test_tool_outputs_tested_in_one_loop_are_those_each_call_matches(outputs: list[str | None], out: Any) -> None:
+    from agenteval_assert.checks import _calls
+
+    b = T().user("go")
+    for o in outputs:
+        if o is None:
+            b.call("Bash", command="x", answered=False)
+        else:
+            b.call("Bash", command="x", output=o)
+    cands = b.say("done").done().all_tool_calls
+    assert _calls._output_fits(out, cands) == _output_fits_long_way(out, cands)
+
+
+def test_tool_outputs_tested_in_one_loop_on_the_corpus(corpus: Any) -> None:
+    from agenteval_assert.checks import _calls
+
+    n = 0
+    for path, tr in _corpus_transcripts(corpus):
+        cands = tr.all_tool_calls
+        for out in [*_OUTPUTS, Matches(r"\berror\b", ignore_case=True), Contains("\n")]:
+            got = _calls._output_fits(out, cands)
+            assert got == _output_fits_long_way(out, cands), (path, out)
+            n += len(got)
+    assert n > 100
+
+
+def test_a_tool_output_that_is_not_text_is_tested_by_the_matcher() -> None:
+    """A result whose text is no string (a plugin's builder): ``Contains`` of a list element,
+    ``Matches`` never, as ``matches`` decides."""
+    from agenteval_assert.checks import _calls
+
+    cands = T().user("go").call("Bash", command="x", output="ok").say("done").done().all_tool_calls
+    odd = [attrs.evolve(cands[0], result=attrs.evolve(cands[0].result, text=["ok", "x"]))]
+    assert _calls._output_fits(Contains("x"), odd) == tuple(odd) == _output_fits_long_way(Contains("x"), odd)
+    assert _calls._output_fits(Matches("x"), odd) == () == _output_fits_long_way(Matches("x"), odd)
