@@ -21,6 +21,7 @@ from agenteval_assert.matchers import (
     Contains,
     Matcher,
     Matches,
+    as_call,
     call_aliases,
     canonical_json,
 )
@@ -1274,3 +1275,64 @@ def test_a_tool_output_that_is_not_text_is_tested_by_the_matcher() -> None:
     odd = [attrs.evolve(cands[0], result=attrs.evolve(cands[0].result, text=["ok", "x"]))]
     assert _calls._output_fits(Contains("x"), odd) == tuple(odd) == _output_fits_long_way(Contains("x"), odd)
     assert _calls._output_fits(Matches("x"), odd) == () == _output_fits_long_way(Matches("x"), odd)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["Read", "Bash", "mcp__s__t", "t"]), max_size=30), st.integers(1, 14))
+def test_the_names_of_the_calls_shown_are_those_of_the_list_of_every_name(names: list[str], limit: int) -> None:
+    from agenteval_assert.checks import _ordering
+
+    b = T().user("go")
+    for n in names:
+        b.call(n)
+    calls = b.say("done").done().all_tool_calls
+    assert _ordering._calls_text(calls, limit) == _ordering._seq_text([c.name for c in calls], limit)
+
+
+_WITHIN_SPECS = ["Read", "t", "mcp__s__t", "s.t", "Bash", "Nope", Call("Read", file_path="a"), Call("Bash", command=Contains("x"))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Read", "Bash", "mcp__s__t", "t"]), st.sampled_from(["a", "b"]),
+                          st.sampled_from([None, "sub1"])), max_size=20),
+       st.sampled_from(_WITHIN_SPECS), st.booleans())
+def test_the_positions_of_a_specs_calls_in_the_pool_are_those_of_its_matching_calls(
+        calls: list[tuple[str, str, str | None]], spec: Any, include_subagents: bool) -> None:
+    from agenteval_assert.checks import _ordering
+    from agenteval_assert.checks._common import _pool
+
+    b = T().user("go")
+    for name, arg, agent in calls:
+        b.call(name, file_path=arg, command=arg + "x", agent=agent)
+    t = b.say("done").done()
+    spec = as_call(spec)
+    pool = _pool(t, include_subagents)
+    pos = {c.index: i for i, c in enumerate(pool)}  # the long way: every call's index looked up
+    long_way = [pos[c.index] for c in _ordering._positions(t, spec, include_subagents) if c.index in pos]
+    asked: list[int] = []
+
+    def lazily() -> dict[int, int]:
+        asked.append(1)
+        return pos
+
+    assert _ordering._pool_positions(t, spec, include_subagents, pool, lazily) == long_way
+    assert not asked if (spec.literal_name is not None and spec.is_name_only) else asked
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Read", "Bash", "mcp__s__t", "t", "Edit"]), max_size=20),
+       st.lists(st.sampled_from(["Read", "Bash", "t", "s.t", "mcp__s__t", "Edit", "Nope"]), max_size=5), st.booleans())
+def test_the_calls_outside_an_allow_list_of_names_are_every_call_not_named(
+        names: list[str], allowed: list[str], want_match: bool) -> None:
+    from agenteval_assert.checks import _calls
+    from agenteval_assert.checks._common import _pool
+
+    b = T().user("go")
+    for n in names:
+        b.call(n)
+    t = b.say("done").done()
+    specs = [as_call(n) for n in allowed]
+    pool = _pool(t, True)
+    named = {i for i, c in enumerate(pool) if any(s.name_matches(c) for s in specs)}
+    long_way = [c for i, c in enumerate(pool) if (i in named) != want_match]
+    assert _calls._violations(t, specs, True, want_match) == long_way

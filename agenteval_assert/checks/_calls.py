@@ -280,6 +280,8 @@ def _violations(
         named.update(positions.get(n, ()))
     if not rest:
         if want_match:
+            if len(named) == len(pool):  # every position (named holds positions of the pool only)
+                return []
             return [c for i, c in enumerate(pool) if i not in named]
         return [pool[i] for i in sorted(named)]
     out = []

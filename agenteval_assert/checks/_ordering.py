@@ -163,7 +163,6 @@ def _tool_calls(
         among=None if among is None else [as_call(s).label() for s in among],
     )
     exp_text = f"{_MODE_TEXT[mode]} {_seq_text(step_labels)}"
-    act_labels = [c.name for c in actual]
     name = "tool_calls"
 
     if grouped and mode in ("exact_sequence", "in_order"):
@@ -177,7 +176,7 @@ def _tool_calls(
                 ev = _evidence(t, actual[-3:])
                 return _fail(
                     name, t, exp_text,
-                    f"{_seq_text(act_labels)}: {_plural(len(specs) - len(actual), 'expected call')}"
+                    f"{_calls_text(actual)}: {_plural(len(specs) - len(actual), 'expected call')}"
                     f" missing from position {i + 1}", echo, ev,
                 )
             if not _fits(s, actual[i], args_mode, overrides):
@@ -185,14 +184,14 @@ def _tool_calls(
                 nm = NearestMiss(Evidence.from_call(actual[i]), tuple(diffs))
                 return _fail(
                     name, t, exp_text,
-                    f"{_seq_text(act_labels)}: position {i + 1} is #{actual[i].index} {actual[i].name},"
+                    f"{_calls_text(actual)}: position {i + 1} is #{actual[i].index} {actual[i].name},"
                     f" not {s.label()}", echo, [Evidence.from_call(actual[i], f"position {i + 1}")], nm,
                 )
         if len(actual) > len(specs):
             extra = actual[len(specs):]
             return _fail(
                 name, t, exp_text,
-                f"{_seq_text(act_labels)}: {_plural(len(extra), 'extra call')} after position {len(specs)}",
+                f"{_calls_text(actual)}: {_plural(len(extra), 'extra call')} after position {len(specs)}",
                 echo, _cited(extra, "extra"), positive=False,
             )
         ev = _made(actual, _at_position)
@@ -228,7 +227,7 @@ def _tool_calls(
         where = f" after #{actual[after].index} {actual[after].name}" if pos else ""
         found = (
             f"no {s.label()}{where} (expected call {k + 1} of {len(specs)});"
-            f" calls were {_seq_text(act_labels)}"
+            f" calls were {_calls_text(actual)}"
         )
         return _fail(name, t, exp_text, found, echo, ev, nearest, notes)
 
@@ -321,7 +320,6 @@ def _grouped_sequence(
     optimal for what follows (the same exchange argument as for single calls).
     """
     name = "tool_calls"
-    act_labels = [c.name for c in actual]
     matched: list[ToolCall] = []
     ev: list[Evidence] = []
     p = 0
@@ -336,7 +334,7 @@ def _grouped_sequence(
                 where = (f"positions {p + 1}-{p + len(group)}" if len(group) > 1 else f"position {p + 1}")
                 return _fail(
                     name, t, exp_text,
-                    f"{_seq_text(act_labels)}: {where} are not {step_labels[k]}", echo,
+                    f"{_calls_text(actual)}: {where} are not {step_labels[k]}", echo,
                     [Evidence.from_call(c, f"position {p + 1 + j}") for j, c in enumerate(window)], nearest,
                 )
             for i, x in enumerate(m):
@@ -367,7 +365,7 @@ def _grouped_sequence(
             return _fail(
                 name, t, exp_text,
                 f"no {step_labels[k]}{after} (expected step {k + 1} of {len(steps)}: missing "
-                f"{', '.join(s.label() for s in missing)}); calls were {_seq_text(act_labels)}",
+                f"{', '.join(s.label() for s in missing)}); calls were {_calls_text(actual)}",
                 echo, ev, nearest,
             )
         for i, j in enumerate(done):
@@ -378,7 +376,7 @@ def _grouped_sequence(
             extra = actual[p:]
             return _fail(
                 name, t, exp_text,
-                f"{_seq_text(act_labels)}: {_plural(len(extra), 'extra call')} after position {p}",
+                f"{_calls_text(actual)}: {_plural(len(extra), 'extra call')} after position {p}",
                 echo, _cited(extra, "extra"), positive=False,
             )
         return _negative(
@@ -391,6 +389,26 @@ def _grouped_sequence(
 
 def _positions(t: Transcript, spec: Call, include_subagents: bool) -> list[ToolCall]:
     return list(_matching(t, spec, include_subagents))
+
+
+def _calls_text(calls: Sequence[ToolCall], limit: int = 12) -> str:
+    """``_seq_text([c.name for c in calls], limit)``, reading only the names it shows (a
+    message of a failed order check; the check itself need not read 10,000 names)."""
+    if len(calls) <= limit:
+        return "[" + ", ".join([c.name for c in calls]) + "]"
+    head = ", ".join([c.name for c in calls[: limit - 2]])
+    return f"[{head}, ... {len(calls) - limit + 1} more, {calls[-1].name}]"
+
+
+def _pool_positions(t: Transcript, spec: Call, include_subagents: bool, pool: Sequence[ToolCall],
+                    pos: Callable[[], dict[int, int]]) -> list[int]:
+    """The positions in *pool* (``_pool(t, include_subagents)``) of the calls that match *spec*,
+    ascending: for a bare tool name, its entry of the alias index's positions (the positions of
+    the calls ``_matching`` gives); else the calls' indexes looked up in ``pos()``."""
+    if spec.literal_name is not None and spec.is_name_only:
+        return list(_index(t).positions(include_subagents).get(spec.literal_name, ()))
+    where = pos()
+    return [where[c.index] for c in _positions(t, spec, include_subagents) if c.index in where]
 
 
 @_guarded("called_before")
@@ -492,9 +510,15 @@ def check_called_within(
     a, b = as_call(trigger, "check_called_within"), as_call(follow, "check_called_within")
     echo = _echo("called_within", a.label(), b.label(), steps=steps)
     pool = _pool(t, include_subagents)
-    pos = {c.index: i for i, c in enumerate(pool)}
-    a_pos = [pos[c.index] for c in _positions(t, a, include_subagents) if c.index in pos]
-    b_pos = [pos[c.index] for c in _positions(t, b, include_subagents) if c.index in pos]
+    made: list[dict[int, int]] = []
+
+    def pos() -> dict[int, int]:  # the pool's positions by call index, made once if needed
+        if not made:
+            made.append({c.index: i for i, c in enumerate(pool)})
+        return made[0]
+
+    a_pos = _pool_positions(t, a, include_subagents, pool, pos)
+    b_pos = _pool_positions(t, b, include_subagents, pool, pos)
     expected = f"{b.label()} within {_plural(steps, 'call')} after every {a.label()}"
     if not a_pos:
         return _pass("called_within", expected, f"no {a.label()} call", echo, vacuous=True)
@@ -510,7 +534,7 @@ def check_called_within(
         label = b.label()
 
         def late_one(c: ToolCall, _: int) -> Evidence:
-            p = pos[c.index]
+            p = pos()[c.index]
             k = bisect.bisect_right(b_pos, p)
             note = f"next {label} is {b_pos[k] - p} calls later (#{pool[b_pos[k]].index})" if k < len(b_pos) else f"no {label} after it"
             return Evidence.from_call(c, note)
