@@ -156,7 +156,9 @@ def _tool_calls(
         scope = _specs(among, "check_tool_calls(among=...)")
         actual = [c for c in actual if any(s.matches_call(c) for s in scope)]
     labels = [s.label() for s in specs]
-    step_labels = [e.label() if isinstance(e, Unordered) else as_call(e).label() for e in expected]
+    # the step's Call made above is the one as_call(e) makes again (the same name and fields)
+    step_labels = [e.label() if isinstance(e, Unordered) else step[0].label()
+                   for step, e in zip(steps, expected, strict=True)]
     echo = _echo(
         "tool_calls", _Shown("[" + ", ".join(repr(e) for e in expected) + "]"),
         mode=mode, args_mode=None if args_mode == "partial" else args_mode,
@@ -237,7 +239,10 @@ def _tool_calls(
     match = max_bipartite_matching(len(actual), adj)
     used = {m for m in match if m is not None}
     missing = [i for i, m in enumerate(match) if m is None]
-    extra = [c for i, c in enumerate(actual) if i not in used]
+    need_missing = mode in ("any_order", "covers")
+    need_extra = mode in ("any_order", "only_from")
+    # the calls no expected call took: only the modes that refuse them look (covers does not)
+    extra = [c for i, c in enumerate(actual) if i not in used] if need_extra else []
     matched = tuple(actual[m] for m in match if m is not None)
     ev_ok = _made(matched, _expected_nth(match, len(matched)))
 
@@ -246,14 +251,12 @@ def _tool_calls(
         free = [c for j, c in enumerate(actual) if j not in used and s.name_matches(c)]
         return _nearest(s, free or [c for c in actual if s.name_matches(c)], mode=args_mode, overrides=overrides)
 
-    need_missing = mode in ("any_order", "covers")
-    need_extra = mode in ("any_order", "only_from")
     if (need_missing and missing) or (need_extra and extra):
         parts = []
         if need_missing and missing:
             parts.append(f"{_plural(len(missing), 'expected call')} unmatched: {_seq_text([labels[i] for i in missing], 6)}")
         if need_extra and extra:
-            parts.append(f"{_plural(len(extra), 'unexpected call')}: {_seq_text([c.name for c in extra], 6)}")
+            parts.append(f"{_plural(len(extra), 'unexpected call')}: {_calls_text(extra, 6)}")
         ev = _cited(extra, "unexpected") if need_extra else ()
         ev = _chain(ev, ev_ok) if not (need_missing and missing) else _chain(ev_ok, ev)
         nearest = nearest_for(missing[0]) if need_missing and missing else None
