@@ -21,6 +21,7 @@ from agenteval_assert.matchers import (
     Contains,
     Matcher,
     Matches,
+    as_call,
     call_aliases,
     canonical_json,
 )
@@ -451,9 +452,21 @@ def test_the_characters_that_lower_case_to_ascii_are_the_ones_the_scan_knows() -
     assert found == _safety._LOWER_TO_ASCII
 
 
+def _both_ways(path: str, needle: bytes) -> tuple[int, int]:
+    """``_first_offset`` of the file mapped (where it can be) and read into a buffer."""
+    from agenteval_assert.checks import _outputs
+
+    with open(path, "rb", buffering=0) as fh:
+        read = _outputs._read_first_offset(fh, needle)
+    return _outputs._first_offset(path, needle), read
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=60) | st.lists(st.sampled_from([b"ab", b"a", b"b", b"\n", b"abc"]), max_size=30).map(b"".join),
        st.sampled_from([b"a", b"ab", b"abc", b"bab", b"\nab"]), st.integers(1, 9))
+@example(b"", b"ab", 3)  # an empty file cannot be mapped: read
+@example(b"ab", b"ab", 1)  # at offset 0
+@example(b"xxxxab", b"ab", 2)  # at the end of the file, across a border
 def test_the_chunked_search_finds_the_first_hit_of_the_whole_file(data: bytes, needle: bytes, chunk: int) -> None:
     import os
     import tempfile
@@ -467,7 +480,7 @@ def test_the_chunked_search_finds_the_first_hit_of_the_whole_file(data: bytes, n
         saved = _outputs._CHUNK
         _outputs._CHUNK = chunk  # hits across chunk borders
         try:
-            assert _outputs._first_offset(path, needle) == data.find(needle)
+            assert _both_ways(path, needle) == (data.find(needle), data.find(needle))
         finally:
             _outputs._CHUNK = saved
     finally:
@@ -478,27 +491,32 @@ _BYTES = st.lists(st.sampled_from([b"a", b"b", b"ab", b"ba", b"\n", b"c", b"aab"
 
 
 @settings(max_examples=500, deadline=None)
-@given(_BYTES, st.binary(max_size=6), st.integers(0, 50), st.sampled_from([b"a", b"ab", b"ba", b"aab", b"bab", b"abc"]),
-       st.data(), st.integers(1, 3))
-@example(b"xab", b"", 3, b"ab", None, 1)  # a hit that ends where the chunk ends
-@example(b"bab", b"", 3, b"ab", None, 1)  # the rare byte before its offset in the needle
-@example(b"a" * 20 + b"ba", b"", 22, b"ba", None, 3)  # gives up after 7 places, the hit after them
+@given(_BYTES, st.binary(max_size=6), st.integers(0, 50),
+       st.sampled_from([b"a", b"ab", b"ba", b"aab", b"bab", b"abc", b"abb"]),
+       st.data(), st.integers(1, 3), st.integers(0, 5), st.integers(1, 6))
+@example(b"xab", b"", 3, b"ab", None, 1, 0, 1)  # a hit that ends where the chunk ends
+@example(b"bab", b"", 3, b"ab", None, 1, 0, 1)  # the rare byte before its offset in the needle
+@example(b"a" * 20 + b"ba", b"", 22, b"ba", None, 3, 0, 1)  # gives up after 7 places, the hit after them
+@example(b"ab" + b"b" * 6 + b"ab", b"", 10, b"ab", None, 1, 0, 3)  # the next window from a place past the last
+@example(b"abab", b"ab", 4, b"ab", None, 1, 2, 1)  # not before *lo*; stale bytes past *end*
+@example(b"xabb", b"", 4, b"abb", None, 1, 0, 1)  # the next window starts at the start after this one
 def test_the_rare_byte_search_is_bytearray_find(data: bytes, stale: bytes, end: int, needle: bytes,
-                                                 pick: Any, budget: int) -> None:
+                                                 pick: Any, budget: int, lo: int, width: int) -> None:
     from agenteval_assert.checks import _outputs
 
     buf = bytearray(data + stale)  # what lies past *end* is left from an earlier chunk
     end = min(end, len(data))
+    lo = min(lo, end)
     at = len(needle) - 1 if pick is None else pick.draw(st.integers(0, len(needle) - 1))
     rare = needle[at:at + 1]
     at = needle.rindex(rare)
     saved = _outputs._BUDGET
-    _outputs._BUDGET = budget  # give up after a place or two, or never (end // budget places)
+    _outputs._BUDGET = budget  # give up after a window or two, or never ((end - lo) // budget windows)
     try:
-        got, _ = _outputs._find_from(buf, end, needle, rare, at)
+        got, _ = _outputs._find_from(buf, lo, end, needle, rare, at, width)
     finally:
         _outputs._BUDGET = saved
-    assert got == buf.find(needle, 0, end)
+    assert got == buf.find(needle, lo, end)
 
 
 def test_the_rarest_byte_is_the_one_least_seen_and_its_last_place() -> None:
@@ -513,10 +531,10 @@ def test_the_rarest_byte_is_the_one_least_seen_and_its_last_place() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(_BYTES, st.sampled_from([b"a", b"ab", b"abc", b"bab", b"\nab", b"aab", b"ba"]), st.integers(1, 9),
-       st.integers(1, 3), st.integers(1, 8))
+@given(_BYTES, st.sampled_from([b"a", b"ab", b"abc", b"bab", b"\nab", b"aab", b"ba", b"abb"]), st.integers(1, 9),
+       st.integers(1, 3), st.integers(1, 8), st.integers(1, 3))
 def test_the_chunked_search_by_a_rare_byte_finds_the_first_hit_of_the_whole_file(
-        data: bytes, needle: bytes, chunk: int, budget: int, sample: int) -> None:
+        data: bytes, needle: bytes, chunk: int, budget: int, sample: int, width: int) -> None:
     import os
     import tempfile
 
@@ -526,15 +544,84 @@ def test_the_chunked_search_by_a_rare_byte_finds_the_first_hit_of_the_whole_file
     try:
         os.write(fd, data)
         os.close(fd)
-        saved = _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE
-        # every byte counts as rare, a sample of a few bytes, give up after a place or two
-        _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE = chunk, 0, budget, sample
+        saved = _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE, _outputs._WIDTH
+        # every byte counts as rare, a sample of a few bytes, give up after a window or two,
+        # windows of a few starts
+        _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE, _outputs._WIDTH = (
+            chunk, 0, budget, sample, width)
         try:
-            assert _outputs._first_offset(path, needle) == data.find(needle)
+            assert _both_ways(path, needle) == (data.find(needle), data.find(needle))
+        finally:
+            _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE, _outputs._WIDTH = saved
+    finally:
+        os.unlink(path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 3 * 4096 + 100), st.integers(1, 9000), st.integers(1, 300), st.booleans(), st.integers(1, 2))
+@example(3 * 4096 + 100, 4096, 1, False, 1)  # the last bytes of the file, in the last chunk
+@example(4095, 4096, 1, False, 1)  # across the first page border
+def test_the_mapped_search_lets_pages_go_and_still_finds_every_hit(place: int, chunk: int, budget: int,
+                                                                   twice: bool, sample_kb: int) -> None:
+    """Files of several pages: the pages behind each chunk are let go (MADV_DONTNEED) and
+    read again if a later chunk overlaps them; a base64-like body where the rare byte comes in
+    runs."""
+    import os
+    import random
+    import tempfile
+
+    from agenteval_assert.checks import _outputs
+
+    needle = b"BEGIN RSA PRIVATE KEY"
+    rng = random.Random(place)
+    alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789+/ NRSA"
+    body = bytearray(rng.choice(alphabet) for _ in range(3 * 4096 + 200))
+    for q in rng.sample(range(len(body) - 30), 40):  # near misses
+        body[q:q + 20] = needle[:20]
+    place = min(place, len(body))
+    data = bytes(body[:place]) + needle + bytes(body[place:])
+    if twice:
+        data += needle
+    fd, path = tempfile.mkstemp()
+    try:
+        os.write(fd, data)
+        os.close(fd)
+        saved = _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE
+        _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE = chunk, 0, budget, 1024 * sample_kb
+        try:
+            assert _both_ways(path, needle) == (data.find(needle), data.find(needle)) == (place, place)
+            assert _both_ways(path, needle + b"!") == (-1, -1)
         finally:
             _outputs._CHUNK, _outputs._RARE, _outputs._BUDGET, _outputs._SAMPLE = saved
     finally:
         os.unlink(path)
+
+
+def test_the_raw_search_finds_what_bytes_find_finds_in_the_corpus() -> None:
+    """Every corpus file: needles taken from it (at several places) and needles it does not hold,
+    against ``bytes.find`` of the whole file, mapped and read."""
+    import random
+    from pathlib import Path
+
+    from agenteval_assert.checks import _outputs
+
+    files = sorted(p for p in (Path(__file__).parent / "corpus").rglob("*") if p.is_file() and p.stat().st_size)
+    assert files
+    rng = random.Random(7)
+    saved = _outputs._CHUNK
+    _outputs._CHUNK = 4096 + 7  # many chunks, borders not at pages
+    try:
+        for p in files:
+            data = p.read_bytes()
+            needles = [b"BEGIN RSA PRIVATE KEY", b"\x00\x01", data[-5:], data[:9]]
+            for _ in range(6):
+                q = rng.randrange(len(data))
+                needles.append(data[q:q + rng.randint(2, 24)])
+            for needle in needles:
+                if needle:
+                    assert _both_ways(str(p), needle) == (data.find(needle), data.find(needle)), (p, needle)
+    finally:
+        _outputs._CHUNK = saved
 
 
 def _recoveries_of_every_call(failed: Any, pool: Any, *, same_args: bool = True, ok: Any = None) -> dict[int, Any]:
@@ -1470,3 +1557,117 @@ def test_a_spec_of_a_kind_alone_matches_the_index_entry_of_that_kind(
     else:
         assert got == want
         assert _of_kind_only(tr, spec, mode, {"x": "exact"}, include) is None  # overrides: not a kind alone
+
+
+def _output_fits_long_way(out: Any, cands: Any) -> tuple[Any, ...]:
+    """The output test of check_tool_called as it was: ``values_match`` (a matcher's ``matches``)
+    call by call."""
+    from agenteval_assert.matchers import Matcher, values_match
+
+    if isinstance(out, Matcher):
+        return tuple(c for c in cands if c.result is not None and out.matches(c.result.text))
+    return tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
+
+
+_OUTPUTS = [Contains("a"), Contains("ok"), Contains(""), Contains("OK", ignore_case=True), Contains(["x"]),
+            Matches("a"), Matches(r"o\w"), Matches("^ok$", full=True), Matches("K", ignore_case=True), "ok"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text("aokK\n ", max_size=8)), max_size=12), st.sampled_from(_OUTPUTS))
+def test_tool_outputs_tested_in_one_loop_are_those_each_call_matches(outputs: list[str | None], out: Any) -> None:
+    from agenteval_assert.checks import _calls
+
+    b = T().user("go")
+    for o in outputs:
+        if o is None:
+            b.call("Bash", command="x", answered=False)
+        else:
+            b.call("Bash", command="x", output=o)
+    cands = b.say("done").done().all_tool_calls
+    assert _calls._output_fits(out, cands) == _output_fits_long_way(out, cands)
+
+
+def test_tool_outputs_tested_in_one_loop_on_the_corpus(corpus: Any) -> None:
+    from agenteval_assert.checks import _calls
+
+    n = 0
+    for path, tr in _corpus_transcripts(corpus):
+        cands = tr.all_tool_calls
+        for out in [*_OUTPUTS, Matches(r"\berror\b", ignore_case=True), Contains("\n")]:
+            got = _calls._output_fits(out, cands)
+            assert got == _output_fits_long_way(out, cands), (path, out)
+            n += len(got)
+    assert n > 100
+
+
+def test_a_tool_output_that_is_not_text_is_tested_by_the_matcher() -> None:
+    """A result whose text is no string (a plugin's builder): ``Contains`` of a list element,
+    ``Matches`` never, as ``matches`` decides."""
+    from agenteval_assert.checks import _calls
+
+    cands = T().user("go").call("Bash", command="x", output="ok").say("done").done().all_tool_calls
+    odd = [attrs.evolve(cands[0], result=attrs.evolve(cands[0].result, text=["ok", "x"]))]
+    assert _calls._output_fits(Contains("x"), odd) == tuple(odd) == _output_fits_long_way(Contains("x"), odd)
+    assert _calls._output_fits(Matches("x"), odd) == () == _output_fits_long_way(Matches("x"), odd)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["Read", "Bash", "mcp__s__t", "t"]), max_size=30), st.integers(1, 14))
+def test_the_names_of_the_calls_shown_are_those_of_the_list_of_every_name(names: list[str], limit: int) -> None:
+    from agenteval_assert.checks import _ordering
+
+    b = T().user("go")
+    for n in names:
+        b.call(n)
+    calls = b.say("done").done().all_tool_calls
+    assert _ordering._calls_text(calls, limit) == _ordering._seq_text([c.name for c in calls], limit)
+
+
+_WITHIN_SPECS = ["Read", "t", "mcp__s__t", "s.t", "Bash", "Nope", Call("Read", file_path="a"), Call("Bash", command=Contains("x"))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Read", "Bash", "mcp__s__t", "t"]), st.sampled_from(["a", "b"]),
+                          st.sampled_from([None, "sub1"])), max_size=20),
+       st.sampled_from(_WITHIN_SPECS), st.booleans())
+def test_the_positions_of_a_specs_calls_in_the_pool_are_those_of_its_matching_calls(
+        calls: list[tuple[str, str, str | None]], spec: Any, include_subagents: bool) -> None:
+    from agenteval_assert.checks import _ordering
+    from agenteval_assert.checks._common import _pool
+
+    b = T().user("go")
+    for name, arg, agent in calls:
+        b.call(name, file_path=arg, command=arg + "x", agent=agent)
+    t = b.say("done").done()
+    spec = as_call(spec)
+    pool = _pool(t, include_subagents)
+    pos = {c.index: i for i, c in enumerate(pool)}  # the long way: every call's index looked up
+    long_way = [pos[c.index] for c in _ordering._positions(t, spec, include_subagents) if c.index in pos]
+    asked: list[int] = []
+
+    def lazily() -> dict[int, int]:
+        asked.append(1)
+        return pos
+
+    assert _ordering._pool_positions(t, spec, include_subagents, pool, lazily) == long_way
+    assert not asked if (spec.literal_name is not None and spec.is_name_only) else asked
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Read", "Bash", "mcp__s__t", "t", "Edit"]), max_size=20),
+       st.lists(st.sampled_from(["Read", "Bash", "t", "s.t", "mcp__s__t", "Edit", "Nope"]), max_size=5), st.booleans())
+def test_the_calls_outside_an_allow_list_of_names_are_every_call_not_named(
+        names: list[str], allowed: list[str], want_match: bool) -> None:
+    from agenteval_assert.checks import _calls
+    from agenteval_assert.checks._common import _pool
+
+    b = T().user("go")
+    for n in names:
+        b.call(n)
+    t = b.say("done").done()
+    specs = [as_call(n) for n in allowed]
+    pool = _pool(t, True)
+    named = {i for i, c in enumerate(pool) if any(s.name_matches(c) for s in specs)}
+    long_way = [c for i, c in enumerate(pool) if (i in named) != want_match]
+    assert _calls._violations(t, specs, True, want_match) == long_way

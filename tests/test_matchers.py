@@ -32,7 +32,7 @@ from agenteval_assert.matchers import (
     args_differences,
     values_match,
 )
-from agenteval_assert.results import Difference
+from agenteval_assert.results import Difference, Status
 
 from ._build import T
 
@@ -302,3 +302,71 @@ def test_differences_are_empty_exactly_when_values_match(a: Any, b: Any) -> None
     assert (Exact(a).differences(b) == []) is values_match(a, b)
     if isinstance(a, dict):
         assert (Partial(a).differences(b) == []) is values_match(a, b, partial=True)
+
+
+_PATTERNS = [Matches("a"), Matches(r"a\w+b"), Matches("^ab?$", full=True), Matches("B", ignore_case=True),
+             Matches(r"\d+", full=True), Matches("(?m)^b")]
+
+
+@given(st.lists(st.one_of(st.text("abB1\n", max_size=10), st.integers(), st.none()), max_size=10),
+       st.sampled_from(_PATTERNS), st.booleans())
+def test_a_pattern_searched_over_many_values_in_one_loop_is_matches_of_each(values: list[Any], m: Matches,
+                                                                            in_budget: bool) -> None:
+    from agenteval_assert.matchers._regex import _budget, pattern_budget
+
+    if in_budget:
+        with pattern_budget():
+            before = (_budget.get().chars, _budget.get().spent)  # type: ignore[union-attr]
+            got = m._found_each(values)
+            b = _budget.get()
+            assert b is not None
+            chars_each_way = b.chars - before[0]
+            b.chars = before[0]
+            assert [m.matches(v) for v in values] == got
+            assert b.chars - before[0] == chars_each_way == sum(len(v) for v in values if isinstance(v, str))
+    else:
+        assert m._found_each(values) == [m.matches(v) for v in values]
+
+
+class _LongWay(Matches):
+    """A ``Matches`` that check_tool_called tests call by call (its type is not ``Matches``)."""
+
+    __slots__ = ()
+
+
+def _norm(summary: str) -> str:
+    import re
+
+    return re.sub(r"\d+\.\d+s in all", "Ns in all", summary).replace("_LongWay(", "Matches(")
+
+
+def test_a_catastrophic_pattern_on_tool_outputs_times_out_as_it_does_value_by_value() -> None:
+    from agenteval_assert import checks as c
+
+    t = T().user("x").call("Bash", command="a", output="ok").call("Bash", command="b", output="a" * 40).say("x").done()
+    pattern = r"(?:(?:a|aa)+)+b"  # catastrophic backtracking on purpose
+    started = time.perf_counter()
+    fast = c.check_tool_output(t, "Bash", matches=Matches(pattern, timeout=0.05))
+    slow = c.check_tool_output(t, "Bash", matches=_LongWay(pattern, timeout=0.05))
+    assert time.perf_counter() - started < 5  # a guard against a hang, not a speed target
+    assert fast.status is slow.status is Status.ERROR
+    assert "ran longer than 0.05s on a 40-character value" in fast.summary
+    assert fast.summary == _norm(slow.summary)
+
+
+def test_a_pattern_slow_on_many_tool_outputs_ends_over_its_budget_as_it_does_value_by_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from agenteval_assert import checks as c
+
+    monkeypatch.setenv("AGENTEVAL_PATTERN_BUDGET", "0.1")
+    b = T().user("x")
+    for i in range(60):
+        b.call("Bash", command=f"c{i}", output="a" * 20 + "b")
+    t = b.say("x").done()
+    started = time.perf_counter()
+    fast = c.check_tool_output(t, "Bash", matches=Matches("(a|a)*$"))
+    slow = c.check_tool_output(t, "Bash", matches=_LongWay("(a|a)*$"))
+    assert time.perf_counter() - started < 6
+    assert fast.status is slow.status is Status.ERROR
+    assert "over their budget" in fast.summary
+    assert _norm(fast.summary) == _norm(slow.summary)

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import Any
 
 from .._unrecorded import asks_unrecorded, outcome_unknown
 from ..exceptions import UsageError
-from ..matchers import ArgsMode, Call, Matcher, Override, ToolSpec, as_call, values_match
+from ..matchers import (
+    ArgsMode,
+    Call,
+    Contains,
+    Matcher,
+    Matches,
+    Override,
+    ToolSpec,
+    as_call,
+    values_match,
+)
 from ..model import ToolCall, Transcript
 from ..results import CheckResult
 from ._common import (
@@ -136,12 +147,7 @@ def check_tool_called(
     elif output_only:
         # a name and an output: each call of the name's index entry whose output fits, as
         # matches_call decides it (a call without a result never fits, nor counts as unrecorded)
-        out = spec.output
-        if isinstance(out, Matcher):  # what values_match does with a matcher, called directly
-            fits = out.matches
-            matched = tuple(c for c in cands if c.result is not None and fits(c.result.text))
-        else:
-            matched = tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
+        matched = _output_fits(spec.output, cands)
     else:
         fitting = None if asks else _fitting(t, spec, mode, overrides, include_subagents)
         if fitting is None:
@@ -196,6 +202,25 @@ def check_tool_called(
 
 #: The fields of ``Call`` besides its name and output.
 _NOT_OUTPUT = ("args", "mode", "kind", "server", "tool", "status", "is_error", "exit_code", "where", "agent")
+
+
+def _output_fits(out: Any, cands: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+    """The calls of *cands* that have a result whose text *out* matches (``values_match``, which
+    calls a matcher's ``matches``), in order. A plain ``Matches`` searches the texts in one loop
+    (``Matches._found_each``: the same timeout and pattern budget per search); a plain
+    case-sensitive ``Contains`` of a string is ``in`` for a text that is a string.
+    ``tests/test_checks_index.py`` compares it with the call-by-call test."""
+    if type(out) is Matches:
+        have = [c for c in cands if c.result is not None]
+        return tuple(compress(have, out._found_each([c.result.text for c in have])))  # type: ignore[union-attr]
+    if type(out) is Contains and isinstance(out.part, str) and not out.ignore_case:
+        part, fits = out.part, out.matches
+        return tuple(c for c in cands if (r := c.result) is not None
+                     and (part in x if isinstance(x := r.text, str) else fits(x)))
+    if isinstance(out, Matcher):  # what values_match does with a matcher, called directly
+        fits = out.matches
+        return tuple(c for c in cands if c.result is not None and fits(c.result.text))
+    return tuple(c for c in cands if c.result is not None and values_match(out, c.result.text, partial=True))
 
 
 def _output_only(spec: Call, mode: str, overrides: Mapping[str, Override] | None) -> bool:
@@ -255,6 +280,8 @@ def _violations(
         named.update(positions.get(n, ()))
     if not rest:
         if want_match:
+            if len(named) == len(pool):  # every position (named holds positions of the pool only)
+                return []
             return [c for i, c in enumerate(pool) if i not in named]
         return [pool[i] for i in sorted(named)]
     out = []

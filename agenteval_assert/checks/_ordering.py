@@ -156,14 +156,15 @@ def _tool_calls(
         scope = _specs(among, "check_tool_calls(among=...)")
         actual = [c for c in actual if any(s.matches_call(c) for s in scope)]
     labels = [s.label() for s in specs]
-    step_labels = [e.label() if isinstance(e, Unordered) else as_call(e).label() for e in expected]
+    # the step's Call made above is the one as_call(e) makes again (the same name and fields)
+    step_labels = [e.label() if isinstance(e, Unordered) else step[0].label()
+                   for step, e in zip(steps, expected, strict=True)]
     echo = _echo(
         "tool_calls", _Shown("[" + ", ".join(repr(e) for e in expected) + "]"),
         mode=mode, args_mode=None if args_mode == "partial" else args_mode,
         among=None if among is None else [as_call(s).label() for s in among],
     )
     exp_text = f"{_MODE_TEXT[mode]} {_seq_text(step_labels)}"
-    act_labels = [c.name for c in actual]
     name = "tool_calls"
 
     if grouped and mode in ("exact_sequence", "in_order"):
@@ -177,7 +178,7 @@ def _tool_calls(
                 ev = _evidence(t, actual[-3:])
                 return _fail(
                     name, t, exp_text,
-                    f"{_seq_text(act_labels)}: {_plural(len(specs) - len(actual), 'expected call')}"
+                    f"{_calls_text(actual)}: {_plural(len(specs) - len(actual), 'expected call')}"
                     f" missing from position {i + 1}", echo, ev,
                 )
             if not _fits(s, actual[i], args_mode, overrides):
@@ -185,14 +186,14 @@ def _tool_calls(
                 nm = NearestMiss(Evidence.from_call(actual[i]), tuple(diffs))
                 return _fail(
                     name, t, exp_text,
-                    f"{_seq_text(act_labels)}: position {i + 1} is #{actual[i].index} {actual[i].name},"
+                    f"{_calls_text(actual)}: position {i + 1} is #{actual[i].index} {actual[i].name},"
                     f" not {s.label()}", echo, [Evidence.from_call(actual[i], f"position {i + 1}")], nm,
                 )
         if len(actual) > len(specs):
             extra = actual[len(specs):]
             return _fail(
                 name, t, exp_text,
-                f"{_seq_text(act_labels)}: {_plural(len(extra), 'extra call')} after position {len(specs)}",
+                f"{_calls_text(actual)}: {_plural(len(extra), 'extra call')} after position {len(specs)}",
                 echo, _cited(extra, "extra"), positive=False,
             )
         ev = _made(actual, _at_position)
@@ -228,7 +229,7 @@ def _tool_calls(
         where = f" after #{actual[after].index} {actual[after].name}" if pos else ""
         found = (
             f"no {s.label()}{where} (expected call {k + 1} of {len(specs)});"
-            f" calls were {_seq_text(act_labels)}"
+            f" calls were {_calls_text(actual)}"
         )
         return _fail(name, t, exp_text, found, echo, ev, nearest, notes)
 
@@ -238,7 +239,10 @@ def _tool_calls(
     match = max_bipartite_matching(len(actual), adj)
     used = {m for m in match if m is not None}
     missing = [i for i, m in enumerate(match) if m is None]
-    extra = [c for i, c in enumerate(actual) if i not in used]
+    need_missing = mode in ("any_order", "covers")
+    need_extra = mode in ("any_order", "only_from")
+    # the calls no expected call took: only the modes that refuse them look (covers does not)
+    extra = [c for i, c in enumerate(actual) if i not in used] if need_extra else []
     matched = tuple(actual[m] for m in match if m is not None)
     ev_ok = _made(matched, _expected_nth(match, len(matched)))
 
@@ -247,14 +251,12 @@ def _tool_calls(
         free = [c for j, c in enumerate(actual) if j not in used and s.name_matches(c)]
         return _nearest(s, free or [c for c in actual if s.name_matches(c)], mode=args_mode, overrides=overrides)
 
-    need_missing = mode in ("any_order", "covers")
-    need_extra = mode in ("any_order", "only_from")
     if (need_missing and missing) or (need_extra and extra):
         parts = []
         if need_missing and missing:
             parts.append(f"{_plural(len(missing), 'expected call')} unmatched: {_seq_text([labels[i] for i in missing], 6)}")
         if need_extra and extra:
-            parts.append(f"{_plural(len(extra), 'unexpected call')}: {_seq_text([c.name for c in extra], 6)}")
+            parts.append(f"{_plural(len(extra), 'unexpected call')}: {_calls_text(extra, 6)}")
         ev = _cited(extra, "unexpected") if need_extra else ()
         ev = _chain(ev, ev_ok) if not (need_missing and missing) else _chain(ev_ok, ev)
         nearest = nearest_for(missing[0]) if need_missing and missing else None
@@ -321,7 +323,6 @@ def _grouped_sequence(
     optimal for what follows (the same exchange argument as for single calls).
     """
     name = "tool_calls"
-    act_labels = [c.name for c in actual]
     matched: list[ToolCall] = []
     ev: list[Evidence] = []
     p = 0
@@ -336,7 +337,7 @@ def _grouped_sequence(
                 where = (f"positions {p + 1}-{p + len(group)}" if len(group) > 1 else f"position {p + 1}")
                 return _fail(
                     name, t, exp_text,
-                    f"{_seq_text(act_labels)}: {where} are not {step_labels[k]}", echo,
+                    f"{_calls_text(actual)}: {where} are not {step_labels[k]}", echo,
                     [Evidence.from_call(c, f"position {p + 1 + j}") for j, c in enumerate(window)], nearest,
                 )
             for i, x in enumerate(m):
@@ -367,7 +368,7 @@ def _grouped_sequence(
             return _fail(
                 name, t, exp_text,
                 f"no {step_labels[k]}{after} (expected step {k + 1} of {len(steps)}: missing "
-                f"{', '.join(s.label() for s in missing)}); calls were {_seq_text(act_labels)}",
+                f"{', '.join(s.label() for s in missing)}); calls were {_calls_text(actual)}",
                 echo, ev, nearest,
             )
         for i, j in enumerate(done):
@@ -378,7 +379,7 @@ def _grouped_sequence(
             extra = actual[p:]
             return _fail(
                 name, t, exp_text,
-                f"{_seq_text(act_labels)}: {_plural(len(extra), 'extra call')} after position {p}",
+                f"{_calls_text(actual)}: {_plural(len(extra), 'extra call')} after position {p}",
                 echo, _cited(extra, "extra"), positive=False,
             )
         return _negative(
@@ -391,6 +392,26 @@ def _grouped_sequence(
 
 def _positions(t: Transcript, spec: Call, include_subagents: bool) -> list[ToolCall]:
     return list(_matching(t, spec, include_subagents))
+
+
+def _calls_text(calls: Sequence[ToolCall], limit: int = 12) -> str:
+    """``_seq_text([c.name for c in calls], limit)``, reading only the names it shows (a
+    message of a failed order check; the check itself need not read 10,000 names)."""
+    if len(calls) <= limit:
+        return "[" + ", ".join([c.name for c in calls]) + "]"
+    head = ", ".join([c.name for c in calls[: limit - 2]])
+    return f"[{head}, ... {len(calls) - limit + 1} more, {calls[-1].name}]"
+
+
+def _pool_positions(t: Transcript, spec: Call, include_subagents: bool, pool: Sequence[ToolCall],
+                    pos: Callable[[], dict[int, int]]) -> list[int]:
+    """The positions in *pool* (``_pool(t, include_subagents)``) of the calls that match *spec*,
+    ascending: for a bare tool name, its entry of the alias index's positions (the positions of
+    the calls ``_matching`` gives); else the calls' indexes looked up in ``pos()``."""
+    if spec.literal_name is not None and spec.is_name_only:
+        return list(_index(t).positions(include_subagents).get(spec.literal_name, ()))
+    where = pos()
+    return [where[c.index] for c in _positions(t, spec, include_subagents) if c.index in where]
 
 
 @_guarded("called_before")
@@ -492,9 +513,15 @@ def check_called_within(
     a, b = as_call(trigger, "check_called_within"), as_call(follow, "check_called_within")
     echo = _echo("called_within", a.label(), b.label(), steps=steps)
     pool = _pool(t, include_subagents)
-    pos = {c.index: i for i, c in enumerate(pool)}
-    a_pos = [pos[c.index] for c in _positions(t, a, include_subagents) if c.index in pos]
-    b_pos = [pos[c.index] for c in _positions(t, b, include_subagents) if c.index in pos]
+    made: list[dict[int, int]] = []
+
+    def pos() -> dict[int, int]:  # the pool's positions by call index, made once if needed
+        if not made:
+            made.append({c.index: i for i, c in enumerate(pool)})
+        return made[0]
+
+    a_pos = _pool_positions(t, a, include_subagents, pool, pos)
+    b_pos = _pool_positions(t, b, include_subagents, pool, pos)
     expected = f"{b.label()} within {_plural(steps, 'call')} after every {a.label()}"
     if not a_pos:
         return _pass("called_within", expected, f"no {a.label()} call", echo, vacuous=True)
@@ -510,7 +537,7 @@ def check_called_within(
         label = b.label()
 
         def late_one(c: ToolCall, _: int) -> Evidence:
-            p = pos[c.index]
+            p = pos()[c.index]
             k = bisect.bisect_right(b_pos, p)
             note = f"next {label} is {b_pos[k] - p} calls later (#{pool[b_pos[k]].index})" if k < len(b_pos) else f"no {label} after it"
             return Evidence.from_call(c, note)

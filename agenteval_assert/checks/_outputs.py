@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -27,6 +27,9 @@ from ._common import (
     _snippet,
     _text_matcher,
 )
+
+if TYPE_CHECKING:
+    import mmap
 
 __all__ = [
     "check_tool_output",
@@ -151,7 +154,8 @@ def _raw_hits(t: Transcript, m: Matcher, *, first_only: bool = False) -> list[tu
     return out
 
 
-#: Bytes read at a time by ``_first_offset``: small enough to stay in the processor's cache.
+#: Bytes searched at a time by ``_first_offset`` (read into one buffer, or mapped and let go
+#: after the search): small enough to stay in the processor's cache.
 _CHUNK = 1 << 20
 #: Bytes of the first chunk in which ``_first_offset`` counts each byte of the needle, to pick
 #: the rarest one (``_rarest``), when the needle is not in that chunk.
@@ -159,10 +163,14 @@ _SAMPLE = 1 << 15
 #: A needle byte seen more often than once in this many bytes of the sample is no shortcut (each
 #: place costs a test in Python): the plain search is used.
 _RARE = 1024
-#: Places of the rare byte tested per chunk before ``_find_from`` gives the rest of the chunk,
-#: and the later chunks, to the plain search (one in this many bytes of the chunk): bounds the
-#: cost where the byte is common after all.
+#: Windows (from places of the rare byte) searched per chunk before ``_find_from`` gives the
+#: rest of the chunk, and the later chunks, to the plain search (one in this many bytes of the
+#: chunk): bounds the cost where the byte is common after all.
 _BUDGET = 1024
+#: Starts of the needle searched by one plain search from a place of its rare byte
+#: (``_find_from``), per byte of the needle: a longer needle is searched faster (its search
+#: skips further), so its windows are wider.
+_WIDTH = 64
 
 
 def _rarest(needle: bytes, sample: bytes | bytearray) -> tuple[bytes, int] | None:
@@ -183,64 +191,124 @@ def _rarest(needle: bytes, sample: bytes | bytearray) -> tuple[bytes, int] | Non
     return rare, needle.rindex(rare)
 
 
-def _find_from(buf: bytearray, end: int, needle: bytes, rare: bytes, at: int) -> tuple[int, bool]:
-    """``(buf.find(needle, 0, end), gave_up)``, by the places of the byte *rare*
+def _find_from(buf: bytearray | mmap.mmap, lo: int, end: int, needle: bytes, rare: bytes, at: int,
+               width: int) -> tuple[int, bool]:
+    """``(buf.find(needle, lo, end), gave_up)``, by the places of the byte *rare*
     (``needle[at]``): each is found with a one-byte search (``memchr``, several times faster
-    than a substring search) and tested for the needle around it; after ``end // _BUDGET``
-    places that were no hit, the rest of the chunk goes to the plain search (*gave_up*: the
-    byte is not rare here). ``tests/test_checks_index.py`` compares it with
-    ``bytearray.find``."""
-    last = end - len(needle) + at  # the last place with room for the needle after it
-    p = buf.find(rare, at, end)  # a place before *at* would start the needle before the chunk
-    for _ in range(end // _BUDGET):
-        if p < 0 or p > last:
-            return -1, False
-        if buf.startswith(needle, p - at):
-            return p - at, False
-        p = buf.find(rare, p + 1, end)
-    if p < 0 or p > last:
+    than a substring search), and the plain search is run over the next *width* starts of the
+    needle from there (a start whose byte *at* is no place of *rare* holds no needle, so the
+    starts before a place need no test). One window of starts, not one test per place: in a
+    log the rare byte comes in runs (ids, signatures and images in base64), where one search
+    of a window costs less than a call per place. After ``(end - lo) // _BUDGET`` windows that
+    held no hit, the rest goes to the plain search (*gave_up*: the byte is not rare here).
+    ``tests/test_checks_index.py`` compares it with ``bytearray.find``."""
+    m = len(needle)
+    # the places from lo + at (one before would start the needle before *lo*) to the last with
+    # room for the needle after it (a negative *stop* would count from buf's end)
+    stop = end - m + at + 1
+    if stop <= lo + at:
         return -1, False
-    # every earlier start was tested at its place (a start whose byte *at* is no place of
-    # *rare* holds no needle): the plain search from this place's start
-    return buf.find(needle, p - at, end), True
+    find = buf.find
+    p = find(rare, lo + at, stop)
+    for _ in range((end - lo) // _BUDGET):
+        if p < 0:
+            return -1, False
+        s = p - at
+        i = find(needle, s, min(s + width + m - 1, end))  # the starts s .. s + width - 1
+        if i >= 0:
+            return i, False
+        p = find(rare, p + width, stop)
+    if p < 0:
+        return -1, False
+    return find(needle, p - at, end), True
 
 
 def _first_offset(path: str, needle: bytes) -> int:
-    """Where *needle* first occurs in the file (-1: nowhere). Read a chunk at a time into one
-    buffer: the common answer, no hit in 100 MB, costs the copy from the page cache and the
-    search of a buffer that stays in the cache, about half of searching the mapped file (whose
-    pages each fault on first touch). Consecutive chunks overlap by ``len(needle) - 1`` bytes,
-    so a hit across their border is found. After the first chunk, the search of a chunk
+    """Where *needle* first occurs in the file (-1: nowhere). The file is mapped (no copy: the
+    search reads the page cache in place) and searched a chunk at a time; the pages of the
+    chunks behind are let go (``MADV_DONTNEED``), so the memory the search holds stays about
+    one chunk, not the file. Where the file cannot be mapped (an empty file, a system without
+    ``madvise``), it is read a chunk at a time into one buffer (``_read_first_offset``)."""
+    import mmap
+
+    with open(path, "rb", buffering=0) as fh:
+        data = None
+        if hasattr(mmap, "MADV_DONTNEED") and hasattr(mmap.mmap, "madvise"):
+            try:
+                data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):  # ValueError: an empty file
+                data = None
+        if data is None:
+            return _read_first_offset(fh, needle)
+        with data:
+            return _mapped_first_offset(data, needle)
+
+
+def _mapped_first_offset(data: mmap.mmap, needle: bytes) -> int:
+    """``data.find(needle)``, a chunk of ``_CHUNK`` starts at a time (consecutive chunks
+    overlap by ``len(needle) - 1`` bytes, so a hit across their border is found). The first
+    chunk has the plain search, so an early hit costs nothing extra; after it, the search
     looks for the places of the needle's byte rarest in the file's first bytes (``_rarest``,
-    ``_find_from``), when it has a rare one."""
+    ``_find_from``), when it has a rare one. The pages before the next chunk are let go after
+    each chunk."""
+    import mmap
+
+    data.madvise(mmap.MADV_SEQUENTIAL)
+    size = len(data)
+    keep = len(needle) - 1
+    width = _WIDTH * len(needle)
+    rare: tuple[bytes, int] | None = None
+    lo = released = 0
+    while lo < size:
+        hi = min(lo + _CHUNK + keep, size)
+        if rare is None:
+            i = data.find(needle, lo, hi)
+            if i < 0 and lo == 0:  # not in the first chunk: the rarest byte
+                rare = _rarest(needle, data[:min(hi, _SAMPLE)])
+        else:
+            i, gave_up = _find_from(data, lo, hi, needle, *rare, width)
+            if gave_up:
+                rare = None  # common in this file after all: the plain search from now on
+        if i >= 0:
+            return i
+        lo += _CHUNK
+        upto = lo - lo % mmap.PAGESIZE
+        if upto > released:
+            data.madvise(mmap.MADV_DONTNEED, released, upto - released)
+            released = upto
+    return -1
+
+
+def _read_first_offset(fh: io.RawIOBase, needle: bytes) -> int:
+    """``_mapped_first_offset`` for a file read a chunk at a time into one buffer (from where
+    *fh* stands: its start)."""
     keep = len(needle) - 1
     buf = bytearray(_CHUNK + keep)
     view = memoryview(buf)
     base = 0  # file offset of buf[0]
     have = 0  # bytes of buf kept from the previous chunk
     rare: tuple[bytes, int] | None = None
-    with open(path, "rb", buffering=0) as fh:
-        while True:
-            n = fh.readinto(view[have:])
-            if not n:
-                return -1
-            end = have + n
-            if rare is None:
-                i = buf.find(needle, 0, end)
-                if i < 0 and base == 0 and have == 0:  # not in the first chunk: the rarest byte
-                    rare = _rarest(needle, buf[:min(end, _SAMPLE)])
-            else:
-                i, gave_up = _find_from(buf, end, needle, *rare)
-                if gave_up:
-                    rare = None  # common in this file after all: the plain search from now on
-            if i >= 0:
-                return base + i
-            if end <= keep:  # the whole file so far is shorter than the needle
-                have = end
-                continue
-            buf[:keep] = buf[end - keep:end]
-            base += end - keep
-            have = keep
+    while True:
+        n = fh.readinto(view[have:])
+        if not n:
+            return -1
+        end = have + n
+        if rare is None:
+            i = buf.find(needle, 0, end)
+            if i < 0 and base == 0 and have == 0:  # not in the first chunk: the rarest byte
+                rare = _rarest(needle, buf[:min(end, _SAMPLE)])
+        else:
+            i, gave_up = _find_from(buf, 0, end, needle, *rare, _WIDTH * len(needle))
+            if gave_up:
+                rare = None  # common in this file after all: the plain search from now on
+        if i >= 0:
+            return base + i
+        if end <= keep:  # the whole file so far is shorter than the needle
+            have = end
+            continue
+        buf[:keep] = buf[end - keep:end]
+        base += end - keep
+        have = keep
 
 
 @_guarded("transcript_contains")

@@ -9,7 +9,7 @@ import contextvars
 import math
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import regex
@@ -142,14 +142,47 @@ class Matches(Matcher):
                 found = self._re.search(text, timeout=timeout)
             return found
         except TimeoutError:
-            if budget is not None and timeout < self.timeout:
-                raise self._out_of_budget(budget) from None
-            raise RegexTimeoutError(
-                f"{self!r} ran longer than {self.timeout}s on a {len(text)}-character value"
-            ) from None
+            raise self._timed_out(budget, timeout, text) from None
         finally:
             if budget is not None:
                 budget.spent += _clock() - start
+
+    def _timed_out(self, budget: _Budget | None, timeout: float, text: str) -> RegexTimeoutError:
+        if budget is not None and timeout < self.timeout:
+            return self._out_of_budget(budget)
+        return RegexTimeoutError(f"{self!r} ran longer than {self.timeout}s on a {len(text)}-character value")
+
+    def _found_each(self, texts: Sequence[Any]) -> list[bool]:
+        """``[self.matches(x) for x in texts]``, in one loop: each search has the timeout and
+        draws on the check's pattern budget as ``search`` does (the same bookkeeping, in the
+        same order, so the same error at the same value), without two method calls per value.
+        ``tests/test_matchers.py`` compares it with ``matches``."""
+        budget = _budget.get()  # no code of the caller runs until the loop ends: the same budget
+        whole = self.timeout
+        find = self._re.fullmatch if self.full else self._re.search
+        out: list[bool] = []
+        add = out.append
+        for text in texts:
+            if not isinstance(text, str):
+                add(False)
+                continue
+            timeout = whole
+            if budget is not None:
+                budget.chars += len(text)
+                left = budget.base + budget.chars / PATTERN_CHARS_PER_SECOND - budget.spent
+                if left <= 0:
+                    raise self._out_of_budget(budget)
+                timeout = min(timeout, left)
+            start = _clock()
+            try:
+                found = find(text, timeout=timeout)
+            except TimeoutError:
+                raise self._timed_out(budget, timeout, text) from None
+            finally:
+                if budget is not None:
+                    budget.spent += _clock() - start
+            add(found is not None)
+        return out
 
     def _out_of_budget(self, budget: _Budget) -> RegexTimeoutError:
         return RegexTimeoutError(
