@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,3 +44,45 @@ def test_fast_path_on_generated_files(lines: list[str], needle: str) -> None:
         fast = [(n, line.rstrip("\n")) for n, line in _raw_hits(t2, Contains(needle))]
         assert fast == _slow(t2, needle)
         assert [n for n, _ in fast] == [i + 1 for i, line in enumerate(lines) if needle in line]
+
+
+_TRUNCATED_PROBE = r"""
+import mmap, sys
+from agenteval_assert.checks import _outputs as o
+
+path, keep, where = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+page = mmap.PAGESIZE
+with open(path, "wb") as fh:
+    body = bytearray(b"x" * (6 * page))
+    body[where:where + 6] = b"NEEDLE"
+    fh.write(body)
+o._CHUNK = page
+rarest = o._rarest
+
+def cut_then_rarest(needle, sample):  # runs after the first chunk: the file is cut short
+    with open(path, "r+b") as fh:
+        fh.truncate(keep)
+    return rarest(needle, sample)
+
+o._rarest = cut_then_rarest
+print(o._first_offset(path, b"NEEDLE"))
+"""
+
+
+@pytest.mark.parametrize(("keep_pages", "where_page", "expected"), [(2, 4, -1), (5, 3, "at")])
+def test_a_file_cut_short_while_it_is_searched_is_read_not_a_crash(tmp_path: Path, keep_pages: int, where_page: int,
+                                                                   expected: object) -> None:
+    """The raw search maps the file; a page past the end of a file that another process cut
+    short would kill the process (SIGBUS). The search sees it before each chunk and reads the
+    file as it now is."""
+    import mmap
+    import subprocess
+    import sys
+
+    page = mmap.PAGESIZE
+    where = where_page * page + 100
+    proc = subprocess.run([sys.executable, "-c", _TRUNCATED_PROBE, str(tmp_path / "log.jsonl"), str(keep_pages * page),
+                           str(where)], capture_output=True, text=True, timeout=60, check=False,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert int(proc.stdout) == (where if expected == "at" else expected)

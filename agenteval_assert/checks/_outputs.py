@@ -241,7 +241,15 @@ def _first_offset(path: str, needle: bytes) -> int:
         if data is None:
             return _read_first_offset(fh, needle)
         with data:
-            return _mapped_first_offset(data, needle)
+            found = _mapped_first_offset(data, needle)
+        if found == _SHRUNK:  # cut short while mapped: read what the file holds now
+            fh.seek(0)
+            return _read_first_offset(fh, needle)
+        return found
+
+
+#: What ``_mapped_first_offset`` gives for a file that became shorter than its mapping.
+_SHRUNK = -2
 
 
 def _mapped_first_offset(data: mmap.mmap, needle: bytes) -> int:
@@ -250,7 +258,8 @@ def _mapped_first_offset(data: mmap.mmap, needle: bytes) -> int:
     chunk has the plain search, so an early hit costs nothing extra; after it, the search
     looks for the places of the needle's byte rarest in the file's first bytes (``_rarest``,
     ``_find_from``), when it has a rare one. The pages before the next chunk are let go after
-    each chunk."""
+    each chunk. Before each chunk the file's size is read again: ``_SHRUNK`` when the file no
+    longer holds the chunk (truncated by another process while it is searched)."""
     import mmap
 
     data.madvise(mmap.MADV_SEQUENTIAL)
@@ -261,6 +270,10 @@ def _mapped_first_offset(data: mmap.mmap, needle: bytes) -> int:
     lo = released = 0
     while lo < size:
         hi = min(lo + _CHUNK + keep, size)
+        if data.size() < hi:
+            # the file was cut short by another process: reading a mapped page past its end
+            # would kill the process (SIGBUS), so the caller reads the file instead
+            return _SHRUNK
         if rare is None:
             i = data.find(needle, lo, hi)
             if i < 0 and lo == 0:  # not in the first chunk: the rarest byte
