@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
@@ -20,8 +21,8 @@ from agenteval_assert import checks as c
 from agenteval_assert.checks import _outcomes
 from agenteval_assert.checks._common import _index, _recoveries
 from agenteval_assert.matchers import Call, canonical_json
-from agenteval_assert.results import Evidence
 from agenteval_assert.model import ToolCall, Transcript
+from agenteval_assert.results import Evidence
 
 from ._build import T
 
@@ -52,7 +53,7 @@ _CROSSED = [("t", None, "failed", None, True), ("mcp__s__t", None, "failed", Non
 
 
 @settings(max_examples=400, deadline=None)
-@example(_CROSSED, True, __import__("random").Random(0), [])
+@example(_CROSSED, True, random.Random(0), [])
 @given(_CALLS, st.booleans(), st.randoms(use_true_random=False), st.lists(st.integers(0, 13), max_size=3))
 def test_the_first_retry_is_the_one_the_walk_over_every_call_finds(
         calls: list[tuple[str, str | None, str | None, int | None, bool]], include_subagents: bool, rnd: Any,
