@@ -436,14 +436,11 @@ def check_no_duplicate_calls(
     seen: dict[tuple[str, object], ToolCall] = {}
     dups: list[tuple[ToolCall, ToolCall]] = []
     n = 0
-    ix = _index(t)
-    memo = ix.args_keys  # the index's keys, read inline (``_args_key``)
     for c in _calls_matching(t, specs, include_subagents):
         if ignore_failed and c.is_error:
             continue
         n += 1
-        k = memo.get(c.index)
-        key = (c.name, k if k is not None else _args_key(c, memo))
+        key = (c.name, _args_key(c, _index(t).args_keys))
         if key in seen:
             dups.append((seen[key], c))
         else:
