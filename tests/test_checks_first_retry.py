@@ -4,8 +4,9 @@
   the first failed call's retry (``_outcomes._first_retry``): the same answer as the reversed
   walk over every call of those tools (``_recoveries(same_args=False)``), for any set of failed
   calls, and for calls that share an index (a transcript made by hand);
-* ``no_duplicate_calls`` reads the index's argument keys inline: the same result whether other
-  checks filled them first or not, and as keying every call by its canonical JSON.
+* ``no_duplicate_calls`` keys the calls through the index's shared argument keys: the same
+  result whether other checks filled them first or not, and as keying every call by its
+  canonical JSON.
 """
 
 from __future__ import annotations
