@@ -788,7 +788,6 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
     if positions is None:
         return _kept(pool, range(len(pool)), probes, waiting, names)
     kept: list[_Cand] = []
-    direct: bool | None = None  # each call's index is its position in *pool* (the whole transcript's)
     for name in names:
         where: Sequence[int] = positions.get(name, ())
         by_keys = probes.get(name)
@@ -800,14 +799,11 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
                 # one text argument: ``_kept`` keeps every call with a failed call's text there,
                 # in that text's group: kept here without reading the call (the calls that
                 # may retry a file read that failed are most of the reads of a long session)
-                if direct is None:
-                    # every index its position (a transcript re-ordered by attrs.evolve, or made
-                    # by hand, may number its calls otherwise even when the last is n - 1)
-                    direct = pool[-1].index == len(pool) - 1 and all(
-                        map(operator.eq, map(_index_of, pool), range(len(pool))))
+                # each kept call's own index read (not a test of every call of the pool that
+                # its index is its position: a pass over the whole transcript)
                 for v in firsts:
                     g = (name, (v,))
-                    kept += [(i, i if direct else pool[i].index, g) for i in by.get(v, ())]
+                    kept += [(i, pool[i].index, g) for i in by.get(v, ())]
                 where = sorted([*others, *by.get(_NO_ARG, ())])
             else:
                 where = sorted([*others, *by.get(_NO_ARG, ()), *(i for v in firsts for i in by.get(v, ()))])
@@ -817,7 +813,6 @@ def _retry_candidates(failed: Sequence[ToolCall], pool: Sequence[ToolCall], wait
 
 
 _first = operator.itemgetter(0)
-_index_of = operator.attrgetter("index")
 
 
 def _kept(pool: Sequence[ToolCall], where: Iterable[int], probes: _Probes, waiting: set[int],

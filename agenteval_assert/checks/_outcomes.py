@@ -137,6 +137,42 @@ def _calls_named(ix: CallIndex, names: set[str], include_subagents: bool) -> lis
     return [pool[i] for i in where]
 
 
+def _succeeded(d: ToolCall) -> bool:
+    return d.result is not None and not d.is_error and d.outcome_recorded
+
+
+def _first_retry(failed: Sequence[ToolCall], named: Sequence[ToolCall]) -> dict[int, ToolCall]:
+    """``_recoveries(failed, named, same_args=False)`` as far as the check reads it (the first
+    of *failed* that it answers, and its answer): the walk, forward, stops once the first failed
+    call is answered (the check's answer then), instead of going over every call of the tool.
+
+    Each failed call (by ``index``) waits from the call of *named* with its index, under its
+    name, until a later call of that name succeeds (what the reversed walk of ``_recoveries``
+    finds: the first success after it). Two calls of one index are left to ``_recoveries``."""
+    if not failed:
+        return {}
+    waiting = {f.index for f in failed}
+    head = failed[0].index
+    started: set[int] = set()
+    pending: dict[str, list[int]] = {}
+    found: dict[int, ToolCall] = {}
+    for d in named:
+        if pending and _succeeded(d):
+            answered = pending.pop(d.name, None)
+            if answered:
+                for i in answered:
+                    found[i] = d
+                if head in found:
+                    break
+        i = d.index
+        if i in waiting:
+            if i in started:  # two calls of one index (a transcript made by hand): the long way
+                return _recoveries(failed, named, same_args=False)
+            started.add(i)
+            pending.setdefault(d.name, []).append(i)
+    return found
+
+
 @_guarded("retried_after_failure")
 def check_retried_after_failure(
     t: Transcript,
@@ -164,9 +200,8 @@ def check_retried_after_failure(
         recovered = _recoveries(failed, _pool(t, include_subagents), memo=ix.args_keys,
                                 walks=ix.retry_walks(include_subagents), positions=ix.names(include_subagents),
                                 values=ix.by_value(include_subagents))
-    else:  # a later success of the same tool: only that tool's calls are walked
-        recovered = _recoveries(failed, _calls_named(ix, {f.name for f in failed}, include_subagents),
-                                same_args=False)
+    else:  # a later success of the same tool: only that tool's calls are walked, up to the answer
+        recovered = _first_retry(failed, _calls_named(ix, {f.name for f in failed}, include_subagents))
     for f in failed:
         r = recovered.get(f.index)
         if r is not None:
