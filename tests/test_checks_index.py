@@ -1671,3 +1671,59 @@ def test_the_calls_outside_an_allow_list_of_names_are_every_call_not_named(
     named = {i for i, c in enumerate(pool) if any(s.name_matches(c) for s in specs)}
     long_way = [c for i, c in enumerate(pool) if (i in named) != want_match]
     assert _calls._violations(t, specs, True, want_match) == long_way
+
+
+class _SubText(str):
+    """A command text of a str subclass: ``ToolCall.command`` returns it as it is."""
+
+
+_shell_commands = st.one_of(
+    st.sampled_from(["npm test", "", "ls -la", _SubText("git status"), None, 3, ["ls", "-la"], ["a b", "c"],
+                     ["x", 1], [], {"a": 1}]),
+    st.text(max_size=6),
+)
+
+
+@st.composite
+def _shell_call_lists(draw: st.DrawFn) -> Transcript:
+    from agenteval_assert._builder import TranscriptBuilder
+    from agenteval_assert._reader import ReadStats
+
+    b = TranscriptBuilder("t.jsonl", "claude-session", "claude-code")
+    n = draw(st.integers(0, 8))
+    for i in range(n):
+        args: dict[str, Any] = {}
+        for key in draw(st.lists(st.sampled_from(["command", "cmd", "description"]), max_size=3, unique=True)):
+            args[key] = draw(_shell_commands)
+        b.call(f"k{i}", id=f"t{i}", name=draw(st.sampled_from(["Bash", "shell", "Read"])),
+               kind=draw(st.sampled_from(["shell", "shell", "file_read", "other"])), arguments=args, line=i + 1,
+               agent_id=draw(st.sampled_from([None, "sub"])))
+    return b.build(ReadStats(path="t.jsonl", lines=n, records=n))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_shell_call_lists(), st.booleans(), st.booleans())
+def test_the_shell_calls_and_texts_are_those_of_toolcall_command(t: Transcript, include_subagents: bool,
+                                                                  mapping: bool) -> None:
+    """``CallIndex._shell`` (a plain text read inline) gives the calls and texts that asking
+    ``ToolCall.command`` of every shell call does (``_shell_long``): equal texts of the same
+    type, the argument itself where it is a text; and for arguments that are not a plain dict
+    (a mapping proxy) too."""
+    import types
+
+    if mapping:
+        t = attrs.evolve(t, steps=tuple(
+            attrs.evolve(s, arguments=types.MappingProxyType(dict(s.arguments))) if hasattr(s, "arguments") else s
+            for s in t.steps))
+    fast, slow = CallIndex(t), CallIndex(t)
+    fast._shell(include_subagents)
+    slow._shell_long(include_subagents)
+    assert fast.shell_calls(include_subagents) == slow.shell_calls(include_subagents)
+    got, want = fast.shell_texts(include_subagents), slow.shell_texts(include_subagents)
+    assert len(got) == len(want)
+    for a, b, call in zip(got, want, slow.shell_calls(include_subagents), strict=True):
+        assert type(a) is type(b) and a == b
+        # the argument itself where it is a text (a list is joined anew on each read)
+        assert (a is b) == (call.command is call.command)
+    assert list(slow.shell_calls(include_subagents)) == [
+        c for c in slow.pool(include_subagents) if c.kind == "shell" and c.command is not None]

@@ -91,6 +91,8 @@ _Cand = tuple[int, int, _Group]
 #: What ``CallIndex.arg_positions`` files the calls that lack the argument under (the same
 #: object as ``_common._NO_ARG``).
 NO_ARG = object()
+#: ``CallIndex._shell``: no ``command`` argument.
+_NO_TEXT = object()
 
 
 _Aliases = tuple[dict[str, tuple[ToolCall, ...]], dict[str, list[int]], dict[str, list[int]]]
@@ -342,7 +344,33 @@ class CallIndex:
 
     def _shell(self, include_subagents: bool) -> None:
         """``shell_calls`` and ``shell_texts`` in one pass (``ToolCall.command`` is computed on
-        every read: once per call here)."""
+        every read: once per call here). A command that is a plain text in a plain dict of
+        arguments is read inline (what ``ToolCall.command`` returns then: the ``command``
+        argument, else ``cmd``); any other call asks the property. ``_shell_long`` asks it of
+        every shell call (kept for the tests)."""
+        calls: list[ToolCall] = []
+        texts: list[str] = []
+        add_call, add_text = calls.append, texts.append
+        for c in self.pool(include_subagents):
+            if c.kind == "shell":
+                args = c.arguments
+                if type(args) is dict:
+                    text = args.get("command", _NO_TEXT)
+                    if text is _NO_TEXT:
+                        text = args.get("cmd")
+                    if type(text) is str:
+                        add_call(c)
+                        add_text(text)
+                        continue
+                text = c.command
+                if text is not None:
+                    add_call(c)
+                    add_text(text)
+        self._shell_calls[include_subagents] = tuple(calls)
+        self._shell_texts[include_subagents] = tuple(texts)
+
+    def _shell_long(self, include_subagents: bool) -> None:
+        """``_shell`` with ``ToolCall.command`` asked of every shell call."""
         calls: list[ToolCall] = []
         texts: list[str] = []
         for c in self.pool(include_subagents):

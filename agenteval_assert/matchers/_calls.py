@@ -13,7 +13,7 @@ from typing import Any, Literal, Union
 from ..exceptions import UsageError
 from ..model import ToolCall
 from ..results import Difference, short_repr
-from ._base import _MODES, ArgsMode, Matcher, _diff, _split_key_path, values_match
+from ._base import _MODES, Absent, ArgsMode, Matcher, _diff, _split_key_path, values_match
 
 __all__ = [
     "Call",
@@ -281,18 +281,22 @@ class Call(Matcher):
     ) -> bool:
         """Whether *call* is this call: the verdict of :meth:`call_differences` (``[]``), without
         building the differences (no reprs, stops at the first mismatch); checks call this once
-        per candidate call, so it is their inner loop."""
+        per candidate call, so it is their inner loop. It reads only the call's fields that the
+        spec asks about, and compares expected arguments given as a plain ``dict`` with a
+        call's plain ``dict`` of arguments in one loop (``_dict_fits``): the same comparisons,
+        in the same order, as ``values_match`` (``_matches_call_long``, kept for the tests)."""
         if not self.name_matches(call):
             return False
-        for want, have in (
-            (self.kind, call.kind),
-            (self.server, call.server),
-            (self.tool, call.tool),
-            (self.status, call.status),
-            (self.exit_code, call.exit_code),
-        ):
-            if want is not None and not values_match(want, have):
-                return False
+        if self.kind is not None and not values_match(self.kind, call.kind):
+            return False
+        if self.server is not None and not values_match(self.server, call.server):
+            return False
+        if self.tool is not None and not values_match(self.tool, call.tool):
+            return False
+        if self.status is not None and not values_match(self.status, call.status):
+            return False
+        if self.exit_code is not None and not values_match(self.exit_code, call.exit_code):
+            return False
         if self.is_error is not None and call.is_error != self.is_error:
             return False
         if self.agent is not None and ("main" if call.agent_id is None else "subagent") != self.agent:
@@ -302,19 +306,22 @@ class Call(Matcher):
         ):
             return False
         use_mode = self.mode or mode
-        _check_mode(use_mode, "Call()")
+        if use_mode not in _MODES:
+            _check_mode(use_mode, "Call()")
         override = None
         if overrides:
             override = next((overrides[n] for n in _names_of(call) if n in overrides), None)
+        args = self.args
         if override is not None:
-            if args_differences(self.args, call.arguments, use_mode, override):
+            if args_differences(args, call.arguments, use_mode, override):
                 return False
-        elif (
-            use_mode != "ignore"
-            and self.args is not None
-            and not values_match(self.args, call.arguments, partial=use_mode == "partial")
-        ):
-            return False
+        elif use_mode != "ignore" and args is not None:
+            have = call.arguments
+            if type(args) is dict and type(have) is dict:
+                if not _dict_fits(args, have, use_mode == "partial"):
+                    return False
+            elif not values_match(args, have, partial=use_mode == "partial"):
+                return False
         return self.where is None or bool(self.where(call))
 
     def matches(self, actual: Any) -> bool:
@@ -381,6 +388,81 @@ class Call(Matcher):
             parts.append(f"where={_callable_name(self.where)}")
         return f"Call({', '.join(parts)})"
 
+
+
+def _matches_call_long(
+    spec: Call,
+    call: ToolCall,
+    *,
+    mode: str = "partial",
+    overrides: Mapping[str, Override] | None = None,
+) -> bool:
+    """``Call.matches_call`` the long way (every field of the call read, the arguments compared
+    by ``values_match``): what the tests compare the method with."""
+    if not spec.name_matches(call):
+        return False
+    for want, have in (
+        (spec.kind, call.kind),
+        (spec.server, call.server),
+        (spec.tool, call.tool),
+        (spec.status, call.status),
+        (spec.exit_code, call.exit_code),
+    ):
+        if want is not None and not values_match(want, have):
+            return False
+    if spec.is_error is not None and call.is_error != spec.is_error:
+        return False
+    if spec.agent is not None and ("main" if call.agent_id is None else "subagent") != spec.agent:
+        return False
+    if spec.output is not None and (
+        call.result is None or not values_match(spec.output, call.result.text, partial=True)
+    ):
+        return False
+    use_mode = spec.mode or mode
+    _check_mode(use_mode, "Call()")
+    override = None
+    if overrides:
+        override = next((overrides[n] for n in _names_of(call) if n in overrides), None)
+    if override is not None:
+        if args_differences(spec.args, call.arguments, use_mode, override):
+            return False
+    elif (
+        use_mode != "ignore"
+        and spec.args is not None
+        and not values_match(spec.args, call.arguments, partial=use_mode == "partial")
+    ):
+        return False
+    return spec.where is None or bool(spec.where(call))
+
+
+_MISSING = object()
+
+
+def _dict_fits(expected: dict[Any, Any], actual: dict[Any, Any], partial: bool) -> bool:
+    """``values_match(expected, actual, partial=partial)`` of two plain dicts: its mapping branch,
+    with a value that is a text compared inline and a matcher asked directly (what
+    ``values_match`` does first with either), every other value through ``values_match``."""
+    for k, v in expected.items():
+        if isinstance(v, Absent):
+            if k in actual:
+                return False
+            continue
+        a = actual.get(k, _MISSING)
+        if a is _MISSING:
+            return False
+        if type(v) is str:
+            if not (isinstance(a, str) and v == a):
+                return False
+        elif isinstance(v, Matcher):
+            if not v.matches(a):
+                return False
+        elif not values_match(v, a, partial=partial):
+            return False
+    if not partial:
+        wanted = {k for k, v in expected.items() if not isinstance(v, Absent)}
+        if any(k not in wanted for k in actual):
+            return False
+    return True
 
 def attrs_evolve_path(d: Difference) -> Difference:
     """Arguments' differences are reported under ``args``: ``$`` → ``args``, ``q`` → ``args.q``."""
