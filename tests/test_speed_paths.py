@@ -205,7 +205,6 @@ def test_the_transcript_prefilter_decides_as_the_long_way(calls: list[tuple[str,
     (texts, argument lists, words that are not text or not hashable, ``command`` beside ``cmd``,
     nothing)."""
     from agenteval_assert.model import Health, Location, ToolCall
-    from agenteval_assert.storybook._prefilter import _may_hold_workflow_calls
 
     made = []
     for i, (key, value) in enumerate(calls):
@@ -220,4 +219,4 @@ def test_the_transcript_prefilter_decides_as_the_long_way(calls: list[tuple[str,
                              location=Location("x", i + 1), index=i, step=i))
     t = Transcript(path="x", format="codex-exec", agent="codex", steps=tuple(made), tool_calls=tuple(made),
                    health=Health(lines=len(made), records=len(made)))
-    assert may_hold_workflow_calls(t) == _may_hold_workflow_calls(t)
+    assert may_hold_workflow_calls(t) == may_hold_workflow_calls(t, _long=True)

@@ -30,7 +30,7 @@ def may_hold_calls(text: str) -> bool:
 _MISSING: object = object()
 
 
-def may_hold_workflow_calls(transcript: Transcript) -> bool:
+def may_hold_workflow_calls(transcript: Transcript, *, _long: bool = False) -> bool:
     """``False`` only when ``workflow_calls(transcript)`` (any profile) is surely empty: no shell
     command text passes :func:`may_hold_calls` and no other call's tool or name is a workflow
     name of either vocabulary. (A file the agent wrote matters only to a later command that
@@ -38,7 +38,8 @@ def may_hold_workflow_calls(transcript: Transcript) -> bool:
 
     Each distinct text is tested once: a text (and an argument list, by its words) already seen
     is skipped before the text is made (``ToolCall.command`` quotes every word of a list, which
-    is most of the cost on a long Codex log); ``_may_hold_workflow_calls`` is the long way."""
+    is most of the cost on a long Codex log). *_long* (for the tests) makes every shell call's
+    text with ``ToolCall.command``."""
     from ..model import ToolCall  # loaded with the transcript
 
     seen: set[str] = set()
@@ -46,7 +47,7 @@ def may_hold_workflow_calls(transcript: Transcript) -> bool:
     names: set[str] = set()  # the names already found to be no workflow name
     for call in transcript.all_tool_calls:
         if call.kind == "shell":
-            if type(call) is ToolCall:  # ToolCall.command, inline up to the text (a subclass: its own)
+            if type(call) is ToolCall and not _long:  # ToolCall.command, inline up to the text
                 args = call.arguments
                 cmd = args.get("command", _MISSING)
                 if cmd is _MISSING:
@@ -64,28 +65,6 @@ def may_hold_workflow_calls(transcript: Transcript) -> bool:
                         pass
                 elif cmd is None or type(cmd) in (int, float, bool, dict):
                     continue  # no text (what ToolCall.command says for these)
-            text = call.command
-            if text is None or text in seen:
-                continue
-            if may_hold_calls(text):
-                return True
-            seen.add(text)
-            continue
-        for candidate in (call.tool, call.name):
-            if isinstance(candidate, str) and candidate and candidate not in names:
-                if normalize_workflow_name(candidate):
-                    return True
-                names.add(candidate)
-    return False
-
-
-def _may_hold_workflow_calls(transcript: Transcript) -> bool:
-    """``may_hold_workflow_calls`` the long way (one ``ToolCall.command`` per shell call): the
-    tests hold the fast one to it."""
-    seen: set[str] = set()
-    names: set[str] = set()
-    for call in transcript.all_tool_calls:
-        if call.kind == "shell":
             text = call.command
             if text is None or text in seen:
                 continue
