@@ -22,6 +22,7 @@ from agenteval_assert.shell import parse_shell
 
 from ._build import T
 from ._shell_texts import effects_fields as _plain
+from .test_files_index_fast import assert_line_kind_holds
 from .test_shell_files_fast import _chdir_long, _expands_long, _substitutions_long
 from .test_shell_parse_fast import _script
 
@@ -215,16 +216,4 @@ _LINE_STARTS = [*_STARTS, Folder("/home/dev/p"), Folder("/r", "w3")]
 def test_a_line_the_index_reads_without_its_start_does_the_same_from_every_folder_on_any_characters(
         text: str) -> None:
     """``_line_kind``'s two claims (see tests/test_files_index_fast.py) on the wide texts."""
-    from agenteval_assert._shell_files import file_effects
-
-    script = parse_shell(text)
-    home = file_effects(script)
-    kind = _files._line_kind(script, home, "/home/dev/p", {})
-    for start in _LINE_STARTS:
-        found = line_effects(script, start)
-        if kind == "passes":
-            assert not found.effects and _plain(found)[1] == _plain(home)[1], (text, start)
-            assert (found.cwd, found.cwd_unknown) == (start.path, start.why), (text, start)
-        elif kind is not None:
-            assert _plain(found) == _plain(home), (text, start)
-            assert ("" if found.cwd == "/home/dev/p" else found.cwd, found.cwd_unknown) == (kind.path, kind.why)
+    assert_line_kind_holds(text, _LINE_STARTS)

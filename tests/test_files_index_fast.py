@@ -142,13 +142,18 @@ def test_a_line_the_index_reads_without_its_start_does_the_same_from_every_folde
     effects, the unknown writes it has from the session's folder, and ends where it started; a
     line that starts with ``cd /abs`` (and ends in a folder it fixes) does what it does from the
     session's folder."""
+    assert_line_kind_holds(text, _STARTS)
+
+
+def assert_line_kind_holds(text: str, starts: Any) -> None:
+    """``_line_kind``'s two claims on *text*, from each folder of *starts*."""
     from agenteval_assert._shell_files import file_effects, line_effects
     from agenteval_assert.shell import parse_shell
 
     script = parse_shell(text)
     home = file_effects(script)
     kind = _files._line_kind(script, home, "/home/dev/p", {})
-    for start in _STARTS:
+    for start in starts:
         found = line_effects(script, start)
         if kind == "passes":
             assert not found.effects and _plain(found)[1] == _plain(home)[1], (text, start)
