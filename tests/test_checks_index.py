@@ -1782,3 +1782,49 @@ def test_the_shell_calls_and_texts_are_those_of_toolcall_command(t: Transcript, 
         assert (a is b) == (call.command is call.command)
     assert list(slow.shell_calls(include_subagents)) == [
         c for c in slow.pool(include_subagents) if c.kind == "shell" and c.command is not None]
+
+
+class _Twisted(str):
+    """An output text of a str subclass whose ``in`` says yes to every part (``Contains`` asks it)."""
+
+    def __contains__(self, part: object) -> bool:
+        return True
+
+
+class _LongWayMatches(Matches):
+    """A ``Matches`` subclass: asked call by call (its type is not ``Matches``)."""
+
+    __slots__ = ()
+
+
+class _Inverted(Contains):
+    """A ``Contains`` subclass with its own verdict: asked call by call, never the substring test."""
+
+    __slots__ = ()
+
+    def matches(self, actual: Any) -> bool:
+        return not super().matches(actual)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text("aokK", max_size=5), st.text("ao", max_size=3).map(_Twisted),
+                          st.text("ao", max_size=3).map(_SubText), st.sampled_from([["ok", "a"], ("a",), 3, b"ok", {}])),
+                max_size=10),
+       st.sampled_from([Contains("a"), Contains(_SubText("ok")), Contains(""), Contains(["a"]), Contains(3),
+                        Contains(None), Contains("A", ignore_case=True), _Inverted("a"), _Inverted(1),
+                        Matches("a"), Matches("^o", full=True), _LongWayMatches("k"), "ok", _SubText("a")]))
+def test_tool_outputs_of_any_type_tested_in_one_loop_are_those_each_call_matches(outputs: list[Any], out: Any) -> None:
+    """Texts that are no str (lists, tuples, ints, bytes, dicts), str subclasses (one whose ``in``
+    says yes to every part), parts that are no str or a str subclass, case-insensitive parts, and
+    subclasses of Contains and Matches: the calls whose output fits are those the call-by-call
+    test gives."""
+    from agenteval_assert.checks import _calls
+
+    b = T().user("go")
+    for _ in outputs:
+        b.call("Bash", command="x", output="placeholder")
+    cands = list(b.say("done").done().all_tool_calls)
+    for i, o in enumerate(outputs):  # any text, or no result
+        x = cands[i]
+        cands[i] = attrs.evolve(x, result=None if o is None else attrs.evolve(x.result, text=o))
+    assert _calls._output_fits(out, cands) == _output_fits_long_way(out, cands)
