@@ -1627,19 +1627,39 @@ def test_the_names_of_the_calls_shown_are_those_of_the_list_of_every_name(names:
 _WITHIN_SPECS = ["Read", "t", "mcp__s__t", "s.t", "Bash", "Nope", Call("Read", file_path="a"), Call("Bash", command=Contains("x"))]
 
 
-@settings(max_examples=200, deadline=None)
+def _renumbered(t: Transcript, renumber: list[tuple[int, int]]) -> Transcript:
+    """*t* with some calls given another call's index (a transcript made by hand, or changed by
+    ``attrs.evolve``: two calls of one index)."""
+    calls = list(t.all_tool_calls)
+    if not calls or not renumber:
+        return t
+    new = {}
+    for i, j in renumber:
+        x = calls[i % len(calls)]
+        new[id(x)] = attrs.evolve(new.get(id(x), x), index=calls[j % len(calls)].index)
+    steps = tuple(new.get(id(s), s) for s in t.steps)
+    subs = tuple(attrs.evolve(a, tool_calls=tuple(new.get(id(x), x) for x in a.tool_calls)) for a in t.subagents)
+    return attrs.evolve(t, steps=steps, tool_calls=tuple(new.get(id(x), x) for x in t.tool_calls), subagents=subs)
+
+
+_RENUMBER = st.lists(st.tuples(st.integers(0, 19), st.integers(0, 19)), max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@example([("Read", "a", None), ("Bash", "a", None), ("Read", "b", None)], "Read", False, [(2, 0)])
 @given(st.lists(st.tuples(st.sampled_from(["Read", "Bash", "mcp__s__t", "t"]), st.sampled_from(["a", "b"]),
                           st.sampled_from([None, "sub1"])), max_size=20),
-       st.sampled_from(_WITHIN_SPECS), st.booleans())
+       st.sampled_from(_WITHIN_SPECS), st.booleans(), _RENUMBER)
 def test_the_positions_of_a_specs_calls_in_the_pool_are_those_of_its_matching_calls(
-        calls: list[tuple[str, str, str | None]], spec: Any, include_subagents: bool) -> None:
+        calls: list[tuple[str, str, str | None]], spec: Any, include_subagents: bool,
+        renumber: list[tuple[int, int]]) -> None:
     from agenteval_assert.checks import _ordering
-    from agenteval_assert.checks._common import _pool
+    from agenteval_assert.checks._common import _index, _pool
 
     b = T().user("go")
     for name, arg, agent in calls:
         b.call(name, file_path=arg, command=arg + "x", agent=agent)
-    t = b.say("done").done()
+    t = _renumbered(b.say("done").done(), renumber)
     spec = as_call(spec)
     pool = _pool(t, include_subagents)
     pos = {c.index: i for i, c in enumerate(pool)}  # the long way: every call's index looked up
@@ -1651,7 +1671,42 @@ def test_the_positions_of_a_specs_calls_in_the_pool_are_those_of_its_matching_ca
         return pos
 
     assert _ordering._pool_positions(t, spec, include_subagents, pool, lazily) == long_way
-    assert not asked if (spec.literal_name is not None and spec.is_name_only) else asked
+    distinct = len({c.index for c in pool}) == len(pool)
+    assert _index(t).distinct_indexes(include_subagents) == distinct
+    assert not asked if (spec.literal_name is not None and spec.is_name_only and distinct) else asked
+
+
+@settings(max_examples=300, deadline=None)
+@example([("Read", "a", None), ("Bash", "a", None), ("Read", "b", None)], "Read", "Bash", 1, False, [(2, 0)])
+@given(st.lists(st.tuples(st.sampled_from(["Read", "Bash", "mcp__s__t", "t"]), st.sampled_from(["a", "b"]),
+                          st.sampled_from([None, "sub1"])), max_size=20),
+       st.sampled_from(_WITHIN_SPECS), st.sampled_from(_WITHIN_SPECS), st.integers(1, 4), st.booleans(), _RENUMBER)
+def test_called_within_gives_what_the_lookup_of_every_calls_index_gives(
+        calls: list[tuple[str, str, str | None]], trigger: Any, follow: Any, steps: int, include_subagents: bool,
+        renumber: list[tuple[int, int]]) -> None:
+    """The whole check (verdict, message, evidence) against the long way of finding positions,
+    also where two calls share an index (each call's position is then its index's last)."""
+    from agenteval_assert import checks as c
+    from agenteval_assert.checks import _ordering
+
+    b = T().user("go")
+    for name, arg, agent in calls:
+        b.call(name, file_path=arg, command=arg + "x", agent=agent)
+    t = _renumbered(b.say("done").done(), renumber)
+    r = c.check_called_within(t, trigger, follow, steps=steps, include_subagents=include_subagents)
+    fast = _ordering._pool_positions
+
+    def long_way(t: Transcript, spec: Call, include_subagents: bool, pool: Any, pos: Any) -> list[int]:
+        where = pos()
+        return [where[x.index] for x in _ordering._positions(t, spec, include_subagents) if x.index in where]
+
+    _ordering._pool_positions = long_way
+    try:
+        again = c.check_called_within(attrs.evolve(t), trigger, follow, steps=steps,
+                                      include_subagents=include_subagents)
+    finally:
+        _ordering._pool_positions = fast
+    assert r.to_dict() == again.to_dict() and r.render(verbose=True) == again.render(verbose=True)
 
 
 @settings(max_examples=200, deadline=None)
@@ -1727,3 +1782,49 @@ def test_the_shell_calls_and_texts_are_those_of_toolcall_command(t: Transcript, 
         assert (a is b) == (call.command is call.command)
     assert list(slow.shell_calls(include_subagents)) == [
         c for c in slow.pool(include_subagents) if c.kind == "shell" and c.command is not None]
+
+
+class _Twisted(str):
+    """An output text of a str subclass whose ``in`` says yes to every part (``Contains`` asks it)."""
+
+    def __contains__(self, part: object) -> bool:
+        return True
+
+
+class _LongWayMatches(Matches):
+    """A ``Matches`` subclass: asked call by call (its type is not ``Matches``)."""
+
+    __slots__ = ()
+
+
+class _Inverted(Contains):
+    """A ``Contains`` subclass with its own verdict: asked call by call, never the substring test."""
+
+    __slots__ = ()
+
+    def matches(self, actual: Any) -> bool:
+        return not super().matches(actual)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text("aokK", max_size=5), st.text("ao", max_size=3).map(_Twisted),
+                          st.text("ao", max_size=3).map(_SubText), st.sampled_from([["ok", "a"], ("a",), 3, b"ok", {}])),
+                max_size=10),
+       st.sampled_from([Contains("a"), Contains(_SubText("ok")), Contains(""), Contains(["a"]), Contains(3),
+                        Contains(None), Contains("A", ignore_case=True), _Inverted("a"), _Inverted(1),
+                        Matches("a"), Matches("^o", full=True), _LongWayMatches("k"), "ok", _SubText("a")]))
+def test_tool_outputs_of_any_type_tested_in_one_loop_are_those_each_call_matches(outputs: list[Any], out: Any) -> None:
+    """Texts that are no str (lists, tuples, ints, bytes, dicts), str subclasses (one whose ``in``
+    says yes to every part), parts that are no str or a str subclass, case-insensitive parts, and
+    subclasses of Contains and Matches: the calls whose output fits are those the call-by-call
+    test gives."""
+    from agenteval_assert.checks import _calls
+
+    b = T().user("go")
+    for _ in outputs:
+        b.call("Bash", command="x", output="placeholder")
+    cands = list(b.say("done").done().all_tool_calls)
+    for i, o in enumerate(outputs):  # any text, or no result
+        x = cands[i]
+        cands[i] = attrs.evolve(x, result=None if o is None else attrs.evolve(x.result, text=o))
+    assert _calls._output_fits(out, cands) == _output_fits_long_way(out, cands)

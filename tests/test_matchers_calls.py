@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agenteval_assert._builder import TranscriptBuilder
@@ -188,3 +188,58 @@ def test_dict_fits_is_values_match_exhaustively() -> None:
                         actual = {**have, **extra}
                         assert _dict_fits(want, actual, partial) == values_match(want, actual, partial=partial), (
                             want, actual, partial)
+
+
+class _EqAll(str):
+    """A text of a subclass whose ``==`` says yes to every text (asked first, as the subclass)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str)
+
+    __hash__ = str.__hash__
+
+
+class _DictSub(dict):  # type: ignore[type-arg]
+    """A dict of a subclass: compared through values_match, not by _dict_fits."""
+
+
+_NAN = float("nan")
+_leaves = st.one_of(
+    st.sampled_from(["a", "", _Sub("a"), _EqAll("zz"), 0, 1, -1, 1.0, 0.0, -0.0, _NAN, float("inf"), True, False,
+                     None, ANY, ABSENT, Contains("a"), Contains(1), Matches("^a"), Matches("a", full=True), Not("a"),
+                     Not(None), (1, "a"), b"a"]),
+    st.integers(-2, 2), st.text("ab", max_size=2), st.floats(allow_nan=True, width=16))
+_keys = st.sampled_from(["x", "y", "", 0, 1, True, None, _NAN, _Sub("x")])
+_nested = st.recursive(
+    _leaves,
+    lambda kids: st.one_of(st.lists(kids, max_size=3), st.dictionaries(_keys, kids, max_size=3),
+                           st.dictionaries(_keys, kids, max_size=2).map(_DictSub),
+                           st.dictionaries(_keys, kids, max_size=2).map(lambda d: Partial(d))),
+    max_leaves=8)
+
+
+@settings(max_examples=3000, deadline=None)
+@example({"x": None}, {}, 0, True)  # a missing key is no None
+@example({"x": ANY}, {}, 0, True)  # nor any value
+@example({"x": "a"}, {"x": ANY}, 0, True)  # a text fits only a text (ANY == "a" says yes)
+@example({"x": 1}, {"x": True}, 0, False)  # True == 1, but a bool is no number here
+@example({_NAN: 1}, {_NAN: 1}, 0, False)  # the same NaN key: found by identity
+@example({"x": ABSENT}, {"x": None}, 0, False)
+@example({"x": ABSENT, "y": 1}, {"y": 1}, 0, False)  # an ABSENT key is no wanted key in exact mode
+@given(st.dictionaries(_keys, _nested, max_size=4), st.dictionaries(_keys, _nested, max_size=4),
+       st.integers(0, 15), st.booleans())
+def test_dict_fits_is_values_match_for_nested_values(want: dict[Any, Any], have: dict[Any, Any], share: int,
+                                                     partial: bool) -> None:
+    """Any nesting of dicts (plain, a subclass, Partial), lists, tuples, matchers, NaN (as a value
+    and as a key: found by identity), -0.0, bools against ints (True == 1), str subclasses
+    (one whose ``==`` says yes to every text), bytes, missing keys against None and ABSENT, and
+    extra keys: ``_dict_fits`` gives ``values_match``'s verdict, and so does ``matches_call``."""
+    # an actual that shares some expected values (the bits of *share*), so that they fit
+    have = {**have, **{k: v for j, (k, v) in enumerate(want.items()) if share >> j & 1}}
+    assert _dict_fits(want, have, partial) == values_match(want, have, partial=partial)
+    b = TranscriptBuilder("t.jsonl", "claude-session", "claude-code")
+    b.call("k0", id="t0", name="Bash", kind="shell", arguments=have, line=1)
+    call = b.build(ReadStats(path="t.jsonl", lines=1, records=1)).all_tool_calls[0]
+    spec = Call("Bash", args=want)
+    mode = "partial" if partial else "exact"
+    assert spec.matches_call(call, mode=mode) == _matches_call_long(spec, call, mode=mode)

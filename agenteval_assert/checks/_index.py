@@ -159,6 +159,7 @@ class CallIndex:
         "__weakref__",
         "_aliases",
         "_arg_positions",
+        "_distinct",
         "_effects",
         "_errors",
         "_evidence",
@@ -185,6 +186,7 @@ class CallIndex:
         self._shell_calls: dict[bool, tuple[ToolCall, ...]] = {}
         self._shell_texts: dict[bool, tuple[str, ...]] = {}
         self._kinds: dict[bool, dict[str, tuple[ToolCall, ...]]] = {}
+        self._distinct: dict[bool, bool] = {}
         from ..shell import _scripts
 
         self._scripts: dict[str, ShellScript] = _scripts(t)  # shared with shell_commands, Storybook
@@ -253,6 +255,19 @@ class CallIndex:
     def pool(self, include_subagents: bool) -> tuple[ToolCall, ...]:
         """The calls a check looks at: every call, or the main agent's."""
         return self.all_calls if include_subagents else self.main_calls
+
+    def distinct_indexes(self, include_subagents: bool) -> bool:
+        """No two calls of the pool share an ``index`` (a transcript made by hand, or changed by
+        ``attrs.evolve``, may number two calls alike)."""
+        got = self._distinct.get(include_subagents)
+        if got is None:
+            if self._distinct.get(True):
+                got = True  # the main agent's calls are some of every call
+            else:
+                pool = self.pool(include_subagents)
+                got = len({c.index for c in pool}) == len(pool)
+            self._distinct[include_subagents] = got
+        return got
 
     def _alias_index(self, include_subagents: bool) -> _Aliases:
         got = self._aliases.get(include_subagents)

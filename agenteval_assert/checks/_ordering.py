@@ -406,10 +406,14 @@ def _calls_text(calls: Sequence[ToolCall], limit: int = 12) -> str:
 def _pool_positions(t: Transcript, spec: Call, include_subagents: bool, pool: Sequence[ToolCall],
                     pos: Callable[[], dict[int, int]]) -> list[int]:
     """The positions in *pool* (``_pool(t, include_subagents)``) of the calls that match *spec*,
-    ascending: for a bare tool name, its entry of the alias index's positions (the positions of
-    the calls ``_matching`` gives); else the calls' indexes looked up in ``pos()``."""
+    by their indexes looked up in ``pos()`` (for a call whose index another call shares, the
+    position of the last of them): for a bare tool name, when no two calls of the pool share an
+    index (``CallIndex.distinct_indexes``), its entry of the alias index's positions (the positions of the
+    calls ``_matching`` gives, each its own index's)."""
     if spec.literal_name is not None and spec.is_name_only:
-        return list(_index(t).positions(include_subagents).get(spec.literal_name, ()))
+        ix = _index(t)
+        if ix.distinct_indexes(include_subagents):
+            return list(ix.positions(include_subagents).get(spec.literal_name, ()))
     where = pos()
     return [where[c.index] for c in _positions(t, spec, include_subagents) if c.index in where]
 
