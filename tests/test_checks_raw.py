@@ -86,3 +86,20 @@ def test_a_file_cut_short_while_it_is_searched_is_read_not_a_crash(tmp_path: Pat
                           cwd=Path(__file__).resolve().parent.parent)
     assert proc.returncode == 0, (proc.returncode, proc.stderr)
     assert int(proc.stdout) == (where if expected == "at" else expected)
+
+
+def test_a_system_that_refuses_the_mapping_advice_gets_the_file_read(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``madvise`` may be refused (an error from the system): the search reads the file instead
+    of ending the check in an error."""
+    from agenteval_assert.checks import _outputs
+
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"a": 1}\n' * 300_000 + b'{"key": "BEGIN RSA PRIVATE KEY"}\n')
+
+    def refused(data: object, needle: bytes) -> int:
+        raise OSError(22, "Invalid argument")
+
+    monkeypatch.setattr(_outputs, "_mapped_first_offset", refused)
+    assert _outputs._first_offset(str(path), b"BEGIN RSA PRIVATE KEY") == 300_000 * 9 + 9
+    assert _outputs._first_offset(str(path), b"no such text") == -1

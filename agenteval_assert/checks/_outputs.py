@@ -241,15 +241,19 @@ def _first_offset(path: str, needle: bytes) -> int:
         if data is None:
             return _read_first_offset(fh, needle)
         with data:
-            found = _mapped_first_offset(data, needle)
-        if found == _SHRUNK:  # cut short while mapped: read what the file holds now
+            try:
+                found = _mapped_first_offset(data, needle)
+            except OSError:  # the system refused the advice (madvise): the file is read instead
+                found = _READ_IT
+        if found == _READ_IT:  # or cut short while mapped: read what the file holds now
             fh.seek(0)
             return _read_first_offset(fh, needle)
         return found
 
 
-#: What ``_mapped_first_offset`` gives for a file that became shorter than its mapping.
-_SHRUNK = -2
+#: What ``_mapped_first_offset`` gives for a file that became shorter than its mapping: the
+#: caller reads the file instead.
+_READ_IT = -2
 
 
 def _mapped_first_offset(data: mmap.mmap, needle: bytes) -> int:
@@ -258,7 +262,7 @@ def _mapped_first_offset(data: mmap.mmap, needle: bytes) -> int:
     chunk has the plain search, so an early hit costs nothing extra; after it, the search
     looks for the places of the needle's byte rarest in the file's first bytes (``_rarest``,
     ``_find_from``), when it has a rare one. The pages before the next chunk are let go after
-    each chunk. Before each chunk the file's size is read again: ``_SHRUNK`` when the file no
+    each chunk. Before each chunk the file's size is read again: ``_READ_IT`` when the file no
     longer holds the chunk (truncated by another process while it is searched)."""
     import mmap
 
@@ -273,7 +277,7 @@ def _mapped_first_offset(data: mmap.mmap, needle: bytes) -> int:
         if data.size() < hi:
             # the file was cut short by another process: reading a mapped page past its end
             # would kill the process (SIGBUS), so the caller reads the file instead
-            return _SHRUNK
+            return _READ_IT
         if rare is None:
             i = data.find(needle, lo, hi)
             if i < 0 and lo == 0:  # not in the first chunk: the rarest byte
