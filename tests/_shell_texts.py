@@ -36,15 +36,15 @@ def shell_texts() -> st.SearchStrategy[str]:
 
 
 def corpus_commands(corpus: Path) -> list[str]:
-    """Every distinct shell command text of the corpus transcripts (tests/corpus and, where it
-    is there, the shared corpus)."""
+    """Every distinct shell command text of the corpus transcripts (tests/corpus and
+    tests/corpus-more beside it)."""
     import contextlib
 
     from agenteval_assert import load
     from agenteval_assert.exceptions import AgentEvalError
 
     texts: dict[str, None] = {}
-    for root in (corpus, Path("/work/shared/corpus"), Path("/work/shared/corpus-more")):
+    for root in (corpus, corpus.parent / "corpus-more"):
         if not root.is_dir():
             continue
         for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
