@@ -214,13 +214,14 @@ _STRUCTURE_TOKEN = re.compile(r"[()]|[A-Za-z_]+")
 _EVAL_DEPTH = 8
 
 
-def _chdir(c: Command, here: Folder, stack: list[Folder]) -> Folder | None:
-    """The working folder after *c* if it is a literal ``cd``/``pushd``/``popd``, else ``None``."""
+def _chdir(c: Command, here: Folder, stack: list[Folder], _long: bool = False) -> Folder | None:
+    """The working folder after *c* if it is a literal ``cd``/``pushd``/``popd``, else ``None``.
+    (*_long*, for the tests: without the shortcut of a plain ``cd DIR``.)"""
     if not c.words or c.words[0].value not in ("cd", "pushd", "popd") or c.words[0].expands:
         return None
     name = c.words[0].value
     ops = _parse_args(c.words[1:]).operands
-    if name == "cd" and ops and ops[0].value != "-" and not ops[0].expands:
+    if not _long and name == "cd" and ops and ops[0].value != "-" and not ops[0].expands:
         return here.cd(ops[0].value)  # the common case, as below: no text to show
     shown = " ".join(w.text for w in c.words)
     unknown = f"after {shown!r}, a folder the command line does not show"

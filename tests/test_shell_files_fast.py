@@ -74,37 +74,11 @@ def test_the_walk_with_its_shortcuts_is_the_long_way_on_the_corpus(corpus: Path)
 
 
 def _chdir_long(c: Any, here: Folder, stack: list[Folder]) -> Folder | None:
-    """``_shell_files._chdir`` as it was: every case read after the text to show is made."""
-    from agenteval_assert._shell_programs import _parse_args
+    """``_shell_files._chdir`` without its shortcut (every case read after the text to show)."""
+    return _CHDIR(c, here, stack, _long=True)
 
-    if not c.words or c.words[0].expands or c.words[0].value not in ("cd", "pushd", "popd"):
-        return None
-    name = c.words[0].value
-    ops = _parse_args(c.words[1:]).operands
-    shown = " ".join(w.text for w in c.words)
-    unknown = f"after {shown!r}, a folder the command line does not show"
-    if name == "popd":
-        if ops or not stack:
-            return Folder("$PWD", unknown)
-        return stack.pop()
-    if name == "pushd":
-        if not ops:
-            if not stack:
-                return Folder("$PWD", unknown)
-            top = stack.pop()
-            stack.append(here)
-            return top
-        if ops[0].value[:1] in "+-" and ops[0].value[1:].isdigit():
-            return Folder("$PWD", unknown)
-        stack.append(here)
-    if not ops:
-        return here.cd("~")
-    target = ops[0]
-    if target.value == "-":
-        return Folder("$OLDPWD", unknown)
-    if target.expands:
-        return here.cd(target.value, f"after {shown!r}, a folder only known when it runs")
-    return here.cd(target.value)
+
+_CHDIR = _shell_files._chdir  # the function itself, whatever a test patches in its place
 
 
 @settings(max_examples=500, deadline=None)
